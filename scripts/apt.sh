@@ -1,0 +1,41 @@
+#!/bin/sh
+# A private apt configuration under build/apt: source packages and trixie's
+# kernel come from Debian without touching the host's sources.list.
+# Usage: scripts/apt.sh apt-get|apt-cache ARGS...
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+dir=${MP_APT_DIR:-$top/build/apt}
+key=/usr/share/keyrings/debian-archive-keyring.gpg
+mirror=${MP_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+secmirror=${MP_DEBIAN_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
+
+if [ ! -f "$dir/sources.list" ]; then
+	mkdir -p "$dir/empty.d" "$dir/state/lists/partial" "$dir/cache/archives/partial"
+	cat >"$dir/sources.list" <<EOT
+deb [signed-by=$key] $mirror bookworm main
+deb-src [signed-by=$key] $mirror bookworm main
+deb [signed-by=$key] $secmirror bookworm-security main
+deb [signed-by=$key] $mirror trixie main
+EOT
+fi
+
+tool=$1
+shift
+opts="-o Dir::Etc::SourceList=$dir/sources.list
+-o Dir::Etc::SourceParts=$dir/empty.d
+-o Dir::Etc::Preferences=$dir/empty.d
+-o Dir::Etc::PreferencesParts=$dir/empty.d
+-o Dir::State=$dir/state
+-o Dir::Cache=$dir/cache
+-o APT::Sandbox::User=root
+-o Debug::NoLocking=1"
+
+# The lists are refreshed at most once a day.
+stamp="$dir/state/updated"
+if [ ! -f "$stamp" ] || [ -n "$(find "$stamp" -mmin +1440 2>/dev/null)" ]; then
+	# shellcheck disable=SC2086 # $opts is a list of words on purpose
+	apt-get $opts -q update >&2
+	touch "$stamp"
+fi
+# shellcheck disable=SC2086
+exec "$tool" $opts "$@"

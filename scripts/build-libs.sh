@@ -1,0 +1,81 @@
+#!/bin/sh
+# Builds the static musl libraries modpreload links: libkmod (depmod
+# indexes), libzstd (decompressor only), liblzma (decoder only) and zlib
+# (inflate), from Debian bookworm's source packages. Nothing third-party is
+# committed: the sources are fetched into build/src by apt.
+# Usage: scripts/build-libs.sh OUTDIR
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=$(mkdir -p "$1" && cd "$1" && pwd)
+src=$top/build/src
+cc=${MUSL_CC:-musl-gcc}
+cflags="-Os -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables -fno-stack-protector"
+jobs=$(nproc 2>/dev/null || echo 2)
+
+mkdir -p "$src" "$out/lib" "$out/include"
+
+fetch() { # package -> prints the unpacked directory
+	dir=$src/$1
+	if [ ! -d "$dir" ]; then
+		(cd "$src" && "$top/scripts/apt.sh" apt-get -q source --download-only "$1/bookworm" >&2)
+		dsc=$(ls "$src/$1"_*.dsc | head -n 1)
+		dpkg-source --no-check -x "$dsc" "$dir.tmp" >&2
+		mv "$dir.tmp" "$dir"
+	fi
+	echo "$dir"
+}
+
+if [ ! -f "$out/lib/libkmod.a" ]; then
+	d=$(fetch kmod)
+	# The release tarball lacks gtk-doc's makefile fragment; the docs are
+	# not built, so an empty one satisfies automake.
+	mkdir -p "$d/libkmod/docs"
+	[ -f "$d/libkmod/docs/gtk-doc.make" ] || : >"$d/libkmod/docs/gtk-doc.make"
+	(cd "$d" && autoreconf -fi >/dev/null 2>&1 &&
+		CC=$cc CFLAGS="$cflags" ./configure -q --disable-manpages \
+			--disable-tools --without-openssl --without-xz --without-zlib \
+			--without-zstd --disable-gtk-doc --disable-test-modules \
+			--disable-logging --disable-debug >/dev/null &&
+		make -s -j"$jobs" >/dev/null)
+	# kmod 30 refuses --enable-static; its internal convenience archives hold
+	# the same objects.
+	rm -f "$out/lib/libkmod.a"
+	ar -M <<EOT
+create $out/lib/libkmod.a
+addlib $d/libkmod/.libs/libkmod-internal.a
+addlib $d/shared/.libs/libshared.a
+save
+end
+EOT
+	cp "$d/libkmod/libkmod.h" "$out/include/"
+fi
+
+if [ ! -f "$out/lib/libzstd.a" ]; then
+	d=$(fetch libzstd)
+	make -s -C "$d/lib" -j"$jobs" libzstd.a CC="$cc" \
+		ZSTD_LIB_COMPRESSION=0 ZSTD_LIB_DICTBUILDER=0 ZSTD_LIB_DEPRECATED=0 \
+		ZSTD_LEGACY_SUPPORT=0 \
+		CFLAGS="$cflags -DHUF_FORCE_DECOMPRESS_X1 -DZSTD_FORCE_DECOMPRESS_SEQUENCES_SHORT -DZSTD_NO_INLINE -DZSTD_STRIP_ERROR_STRINGS" >/dev/null
+	cp "$d/lib/libzstd.a" "$out/lib/"
+	cp "$d/lib/zstd.h" "$d/lib/zstd_errors.h" "$out/include/"
+fi
+
+if [ ! -f "$out/lib/liblzma.a" ]; then
+	d=$(fetch xz-utils)
+	(cd "$d" && CC=$cc CFLAGS="$cflags" ./configure -q --disable-shared \
+		--enable-static --disable-encoders --enable-decoders=lzma1,lzma2,delta,x86 \
+		--enable-small --disable-threads --disable-xz --disable-xzdec \
+		--disable-lzmadec --disable-lzmainfo --disable-lzma-links \
+		--disable-scripts --disable-doc --disable-nls >/dev/null &&
+		make -s -j"$jobs" -C src/liblzma >/dev/null)
+	cp "$d/src/liblzma/.libs/liblzma.a" "$out/lib/"
+	cp -r "$d/src/liblzma/api/lzma.h" "$d/src/liblzma/api/lzma" "$out/include/"
+fi
+
+if [ ! -f "$out/lib/libz.a" ]; then
+	d=$(fetch zlib)
+	(cd "$d" && CC=$cc CFLAGS="$cflags" ./configure --static >/dev/null &&
+		make -s -j"$jobs" libz.a >/dev/null)
+	cp "$d/libz.a" "$out/lib/"
+	cp "$d/zlib.h" "$d/zconf.h" "$out/include/"
+fi
