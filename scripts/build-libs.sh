@@ -79,3 +79,10 @@ if [ ! -f "$out/lib/libz.a" ]; then
 	cp "$d/libz.a" "$out/lib/"
 	cp "$d/zlib.h" "$d/zconf.h" "$out/include/"
 fi
+
+# musl-gcc sees only musl's headers; the few kernel UAPI headers we use
+# (netlink) come from the host's linux-libc-dev.
+for h in linux asm-generic; do
+	[ -e "$out/include/$h" ] || ln -s "/usr/include/$h" "$out/include/$h"
+done
+[ -e "$out/include/asm" ] || ln -s "/usr/include/$(gcc -print-multiarch)/asm" "$out/include/asm"

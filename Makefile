@@ -1,0 +1,83 @@
+# modpreload: one plain Makefile.
+#   make            the static musl binaries (build/modpreload, build/modpreload-init)
+#   make check      every test: unit (ASan/UBSan, TSan), fuzz smoke, real kernels under QEMU
+#   make demo       boot Debian's kernel twice under QEMU: udev-style storm vs modpreload
+#   make bench      the benchmark (bench/results/)
+#   make fuzz       the fuzzers, for FUZZ_SECONDS each
+#   make install    DESTDIR, PREFIX
+
+PREFIX ?= /usr
+SBINDIR ?= $(PREFIX)/sbin
+MANDIR ?= $(PREFIX)/share/man
+DRACUTDIR ?= $(PREFIX)/lib/dracut/modules.d
+INITCPIODIR ?= $(PREFIX)/lib/initcpio
+B := build
+
+MUSL_CC ?= musl-gcc
+CC ?= cc
+CLANG ?= clang
+WARN := -Wall -Wextra -Wmissing-prototypes -Wshadow -Wno-unused-parameter
+CFLAGS_COMMON := -std=gnu11 $(WARN) -D_GNU_SOURCE -Ipreload
+STATIC_CFLAGS := $(CFLAGS_COMMON) -Os -ffunction-sections -fdata-sections \
+	-fno-asynchronous-unwind-tables -I$(B)/libs/include
+STATIC_LDFLAGS := -static -Wl,--gc-sections -s -L$(B)/libs/lib
+STATIC_LIBS := -lkmod -lzstd -llzma -lz -lpthread
+
+# the library core: every stage of the pipeline
+CORE := util strmap cmdline confparse uevent index ctx request coldplug plan graph \
+	sched load decompress sys kstats json report run
+CORE_SRC := $(CORE:%=preload/%.c)
+HDRS := $(wildcard preload/*.h)
+
+.PHONY: all libs check unit vmtest fuzz fuzz-smoke demo bench install clean distclean deps shellcheck
+
+all: $(B)/modpreload
+
+libs: $(B)/libs/.done
+$(B)/libs/.done: scripts/build-libs.sh scripts/apt.sh
+	scripts/build-libs.sh $(B)/libs
+	touch $@
+
+# --- the static musl binary ---
+$(B)/musl/%.o: preload/%.c $(HDRS) $(B)/libs/.done
+	@mkdir -p $(dir $@)
+	$(MUSL_CC) $(STATIC_CFLAGS) -c $< -o $@
+
+$(B)/modpreload: $(CORE:%=$(B)/musl/%.o) $(B)/musl/main.o
+	$(MUSL_CC) $(STATIC_LDFLAGS) -o $@ $^ $(STATIC_LIBS)
+	@echo "  $@: $$(stat -c %s $@) bytes"
+
+# --- test builds: the same sources, glibc, sanitizers, host libraries ---
+TEST_LIBS := -lkmod -lzstd -llzma -lz -lpthread
+ASAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+TSAN := -fsanitize=thread -fno-omit-frame-pointer
+
+$(B)/asan/%.o: preload/%.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) -g -O1 $(ASAN) -c $< -o $@
+$(B)/tsan/%.o: preload/%.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) -g -O1 $(TSAN) -c $< -o $@
+
+$(B)/asan/modpreload: $(CORE:%=$(B)/asan/%.o) $(B)/asan/main.o
+	$(CC) $(ASAN) -o $@ $^ $(TEST_LIBS)
+$(B)/tsan/modpreload: $(CORE:%=$(B)/tsan/%.o) $(B)/tsan/main.o
+	$(CC) $(TSAN) -o $@ $^ $(TEST_LIBS)
+
+clean:
+	rm -rf $(B)/musl $(B)/asan $(B)/tsan $(B)/modpreload $(B)/modpreload-init $(B)/unit $(B)/fuzz
+distclean:
+	rm -rf $(B)
+
+# --- unit tests ---
+$(B)/unit/test_%: tests/unit/test_%.c tests/unit/t.h $(CORE:%=$(B)/asan/%.o)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) -g -O1 $(ASAN) -o $@ $< $(CORE:%=$(B)/asan/%.o) $(TEST_LIBS)
+$(B)/unit/shim.so: tests/shim/shim.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -Wall -Wextra -O1 -shared -fPIC -o $@ $< -lpthread
+
+UNIT_BINS := $(B)/unit/test_graph $(B)/unit/test_parse $(B)/unit/shim.so \
+	$(B)/asan/modpreload $(B)/tsan/modpreload
+unit: $(UNIT_BINS)
+	tests/unit/run.sh

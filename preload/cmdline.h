@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The kernel command line, as both the preloader and /init read it. */
+#ifndef MP_CMDLINE_H
+#define MP_CMDLINE_H
+
+#include <stdbool.h>
+
+/* Called once per word: key is what precedes the first '=', value what
+ * follows it with the kernel's quoting removed (NULL when there is no '=').
+ * A non-zero return stops the walk and is returned. */
+typedef int (*mp_cmdline_cb)(void *data, const char *key, const char *value);
+int mp_cmdline_foreach(const char *text, mp_cmdline_cb cb, void *data);
+
+struct mp_cmdline_option {
+	char *module;  /* normalised */
+	char *param;   /* "name=value", quoted again if the value has spaces */
+};
+
+struct mp_cmdline {
+	bool disabled;         /* rd.modpreload=0 */
+	int jobs;              /* rd.modpreload.jobs=, 0 when unset */
+	unsigned timeout_s;    /* rd.modpreload.timeout=, 0 when unset */
+	char **modules;        /* rd.modpreload.modules=, rd.driver.pre= */
+	int nmodules;
+	char **blacklist;      /* modprobe.blacklist=, rd.driver.blacklist= */
+	int nblacklist;
+	char **kblacklist;     /* module_blacklist=: the kernel refuses these */
+	int nkblacklist;
+	struct mp_cmdline_option *options; /* module.param=value */
+	int noptions;
+	char **bad;            /* words we understood the key of but not the value */
+	int nbad;
+};
+
+int mp_cmdline_parse(const char *text, struct mp_cmdline *out);
+void mp_cmdline_free(struct mp_cmdline *c);
+bool mp_cmdline_listed(char *const *list, int n, const char *name);
+
+#endif

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Coldplug: one request per device that has a modalias, the way udev's
+ * "trigger" makes one per device — so duplicates are seen and counted —
+ * then the devices that appear while modules load (a bus driver's
+ * children), heard as kernel uevents on netlink or found by a rescan.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/netlink.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#define UEVENT_MAX 8192
+#define SYSFS_DEPTH_MAX 64
+
+/* devpath is relative to sysfs ("devices/..."), as in uevents' DEVPATH. */
+static int device_seen(struct mp_ctx *ctx, const char *devpath, bool *was)
+{
+	int dummy;
+
+	if (ctx->devices == NULL) {
+		ctx->devices = mp_strmap_new();
+		if (ctx->devices == NULL)
+			return -ENOMEM;
+	}
+	*was = mp_strmap_get(ctx->devices, devpath, &dummy) == 0;
+	return *was ? 0 : mp_strmap_put(ctx->devices, devpath, 0);
+}
+
+static int device(struct mp_ctx *ctx, int dirfd, const char *devpath, enum mp_source src)
+{
+	char buf[UEVENT_MAX], alias[4096];
+	_cleanup_close_ int fd = openat(dirfd, "uevent", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+	bool was;
+	int r;
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return 0;
+	if (mp_uevent_modalias(buf, (size_t)n, alias, sizeof(alias)) < 0)
+		return 0;
+	r = device_seen(ctx, devpath, &was);
+	if (r < 0 || was)
+		return r;
+	return mp_request(ctx, alias, src);
+}
+
+static int walk(struct mp_ctx *ctx, int dirfd, char *devpath, size_t len, int depth,
+		enum mp_source src)
+{
+	_cleanup_close_ int self = dirfd;
+	struct dirent *de;
+	DIR *dp;
+	int r;
+
+	r = device(ctx, dirfd, devpath, src);
+	if (r < 0 || depth >= SYSFS_DEPTH_MAX)
+		return r;
+	dp = fdopendir(dup(dirfd));
+	if (dp == NULL)
+		return 0;
+	while (r == 0 && (de = readdir(dp)) != NULL) {
+		size_t nlen = strlen(de->d_name);
+		struct stat st;
+		int sub;
+
+		if (de->d_name[0] == '.')
+			continue;
+		/* sysfs links (subsystem, driver, firmware_node, ...) lead back
+		 * into the tree: only real directories are devices */
+		if (de->d_type == DT_UNKNOWN) {
+			if (fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+			    !S_ISDIR(st.st_mode))
+				continue;
+		} else if (de->d_type != DT_DIR) {
+			continue;
+		}
+		if (len + 1 + nlen + 1 > PATH_MAX)
+			continue;
+		sub = openat(dirfd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub < 0)
+			continue;
+		devpath[len] = '/';
+		memcpy(devpath + len + 1, de->d_name, nlen + 1);
+		r = walk(ctx, sub, devpath, len + 1 + nlen, depth + 1, src);
+		devpath[len] = '\0';
+	}
+	closedir(dp);
+	return r;
+}
+
+int mp_coldplug_scan(struct mp_ctx *ctx, enum mp_source src)
+{
+	char root[PATH_MAX + 16], devpath[PATH_MAX];
+	int fd;
+
+	snprintf(root, sizeof(root), "%s/devices", ctx->sysfs);
+	fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		mp_warn(ctx, "%s: cannot scan for devices: %s", root, mp_errno_name(errno));
+		return 0;
+	}
+	snprintf(devpath, sizeof(devpath), "/devices");
+	return walk(ctx, fd, devpath, strlen(devpath), 0, src);
+}
+
+/*
+ * Reads what the kernel announced since the last call. Returns the number
+ * of new requests, or -ENOBUFS when announcements were lost and the
+ * caller must rescan.
+ */
+int mp_coldplug_drain(struct mp_ctx *ctx)
+{
+	char buf[UEVENT_MAX], alias[4096], action[32], devpath[PATH_MAX];
+	unsigned before = ctx->plan.req_total;
+	bool lost = false;
+
+	if (ctx->uevent_fd < 0)
+		return 0;
+	for (;;) {
+		struct sockaddr_nl sa;
+		struct iovec iov = { buf, sizeof(buf) - 1 };
+		struct msghdr msg = { .msg_name = &sa, .msg_namelen = sizeof(sa),
+				      .msg_iov = &iov, .msg_iovlen = 1 };
+		ssize_t n = recvmsg(ctx->uevent_fd, &msg, MSG_DONTWAIT);
+		bool was;
+		int r;
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == ENOBUFS) {
+				lost = true;
+				continue;
+			}
+			break;
+		}
+		/* only the kernel speaks on this group; ignore anyone else */
+		if (sa.nl_pid != 0 || n == 0)
+			continue;
+		buf[n] = '\0';
+		if (mp_uevent_action(buf, (size_t)n, action, sizeof(action)) < 0 ||
+		    strcmp(action, "add") != 0)
+			continue;
+		if (mp_uevent_modalias(buf, (size_t)n, alias, sizeof(alias)) < 0)
+			continue;
+		if (mp_uevent_devpath(buf, (size_t)n, devpath, sizeof(devpath)) < 0)
+			continue;
+		r = device_seen(ctx, devpath, &was);
+		if (r < 0)
+			return r;
+		if (was)
+			continue;
+		r = mp_request(ctx, alias, MP_SRC_UEVENT);
+		if (r < 0)
+			return r;
+	}
+	if (lost)
+		return -ENOBUFS;
+	return (int)(ctx->plan.req_total - before);
+}

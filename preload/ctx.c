@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* The context: options, the module directory, libkmod, the kernel's
+ * abilities, the command line. Made once, in one thread. */
+#include <dirent.h>
+#include <errno.h>
+#include <libkmod.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/* depmod's indexes libkmod maps; only modules.dep.bin is indispensable. */
+static const char *const indexes[] = {
+	"modules.dep.bin", "modules.alias.bin", "modules.symbols.bin",
+	"modules.builtin.bin", "modules.builtin.alias.bin",
+};
+
+static void kmod_log(void *data, int prio, const char *file, int line,
+		     const char *fn, const char *fmt, va_list ap)
+{
+	struct mp_ctx *ctx = data;
+
+	(void)file;
+	(void)line;
+	(void)fn;
+	/* libkmod's errors are about lookups we report ourselves, better */
+	mp_logv(ctx, prio < MP_LOG_INFO ? MP_LOG_INFO : MP_LOG_DEBUG, fmt, ap);
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* The directory as the kernel sees it: libkmod gives absolute paths under
+ * it, and load.c compares against it. */
+static int set_moddir(struct mp_ctx *ctx, const char *path)
+{
+	char *abs;
+
+	if (!is_dir(path))
+		return -ENOENT;
+	abs = realpath(path, NULL);
+	if (abs == NULL)
+		return -errno;
+	snprintf(ctx->moddir, sizeof(ctx->moddir), "%s", abs);
+	free(abs);
+	return 0;
+}
+
+static int find_moddir(struct mp_ctx *ctx)
+{
+	char path[PATH_MAX];
+	const char *base = ctx->opts.basedir ? ctx->opts.basedir : "";
+	struct utsname u;
+
+	if (ctx->opts.kver) {
+		snprintf(ctx->kver, sizeof(ctx->kver), "%s", ctx->opts.kver);
+	} else {
+		if (uname(&u) < 0)
+			return -errno;
+		snprintf(ctx->kver, sizeof(ctx->kver), "%s", u.release);
+	}
+	snprintf(path, sizeof(path), "%s/lib/modules/%s", base, ctx->kver);
+	if (set_moddir(ctx, path) == 0)
+		return 0;
+	/* merged-/usr trees (trixie's kernel packages) have only usr/lib */
+	snprintf(path, sizeof(path), "%s/usr/lib/modules/%s", base, ctx->kver);
+	if (set_moddir(ctx, path) == 0)
+		return 0;
+	snprintf(ctx->moddir, sizeof(ctx->moddir), "%s/lib/modules/%s", base, ctx->kver);
+	mp_log(ctx, MP_LOG_ERR, "no module directory for kernel %s: neither %s nor %s/usr/lib/modules/%s "
+	       "exists (ENOENT)", ctx->kver, ctx->moddir, base, ctx->kver);
+	return -ENOENT;
+}
+
+/* Every index is checked; a bad modules.dep.bin is the end, any other bad
+ * index is left out of libkmod's view and its lookups find nothing. */
+static int check_indexes(struct mp_ctx *ctx, unsigned *bad)
+{
+	size_t i;
+
+	*bad = 0;
+	for (i = 0; i < ARRAY_SIZE(indexes); i++) {
+		char path[PATH_MAX + 64];
+		struct stat st;
+		int r;
+
+		snprintf(path, sizeof(path), "%s/%s", ctx->moddir, indexes[i]);
+		/* modules.builtin.alias.bin is recent and optional, and depmod
+		 * leaves it empty when there is nothing to put in it */
+		if (i == ARRAY_SIZE(indexes) - 1 && (stat(path, &st) < 0 || st.st_size == 0))
+			continue;
+		r = mp_index_check(path);
+		if (r == 0)
+			continue;
+		*bad |= 1u << i;
+		if (i == 0) {
+			mp_log(ctx, MP_LOG_ERR, "%s: %s (%s): run depmod %s", path,
+			       r == -ENOENT ? "missing" : "corrupt", mp_errno_name(-r), ctx->kver);
+			return r;
+		}
+		mp_warn(ctx, "%s: %s (%s): lookups through it will find nothing", path,
+			r == -ENOENT ? "missing" : "corrupt", mp_errno_name(-r));
+	}
+	return 0;
+}
+
+/*
+ * libkmod reads a bad index anyway, and a truncated one can send it into
+ * a loop. It gets a directory of its own instead: links to everything in
+ * the module directory but the bad indexes. The paths it hands back are
+ * mapped to the real directory (mp_ctx_real_path).
+ */
+static int make_shadow(struct mp_ctx *ctx, unsigned bad)
+{
+	const char *tmp = access("/run", W_OK) == 0 ? "/run" : getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	struct dirent *de;
+	DIR *dp;
+	int r = 0;
+
+	snprintf(ctx->shadow, sizeof(ctx->shadow), "%s/modpreload.XXXXXX", tmp);
+	if (mkdtemp(ctx->shadow) == NULL) {
+		r = -errno;
+		ctx->shadow[0] = '\0';
+		return r;
+	}
+	dp = opendir(ctx->moddir);
+	if (dp == NULL)
+		return -errno;
+	while (r == 0 && (de = readdir(dp)) != NULL) {
+		char from[PATH_MAX * 2], to[PATH_MAX * 2];
+		size_t i;
+		bool skip = de->d_name[0] == '.';
+
+		for (i = 0; i < ARRAY_SIZE(indexes); i++)
+			if ((bad & (1u << i)) && strcmp(de->d_name, indexes[i]) == 0)
+				skip = true;
+		if (skip)
+			continue;
+		snprintf(from, sizeof(from), "%s/%s", ctx->moddir, de->d_name);
+		snprintf(to, sizeof(to), "%s/%s", ctx->shadow, de->d_name);
+		if (symlink(from, to) < 0)
+			r = -errno;
+	}
+	closedir(dp);
+	return r;
+}
+
+static void remove_shadow(struct mp_ctx *ctx)
+{
+	struct dirent *de;
+	DIR *dp;
+
+	if (ctx->shadow[0] == '\0')
+		return;
+	dp = opendir(ctx->shadow);
+	if (dp) {
+		while ((de = readdir(dp)) != NULL)
+			if (de->d_name[0] != '.')
+				(void)unlinkat(dirfd(dp), de->d_name, 0);
+		closedir(dp);
+	}
+	(void)rmdir(ctx->shadow);
+	ctx->shadow[0] = '\0';
+}
+
+/* A path libkmod gave, under the module directory it knows. */
+char *mp_ctx_real_path(const struct mp_ctx *ctx, const char *path)
+{
+	size_t n = strlen(ctx->shadow);
+
+	if (n > 0 && strncmp(path, ctx->shadow, n) == 0 && path[n] == '/')
+		return mp_strdup_printf("%s%s", ctx->moddir, path + n);
+	return strdup(path);
+}
+
+static void read_compression(struct mp_ctx *ctx)
+{
+	char path[PATH_MAX + 32];
+	size_t len = 0;
+
+	snprintf(path, sizeof(path), "%s/module/compression", ctx->sysfs);
+	if (mp_read_file(path, ctx->compression, sizeof(ctx->compression), &len) < 0)
+		len = 0;
+	while (len > 0 && (ctx->compression[len - 1] == '\n' || ctx->compression[len - 1] == ' '))
+		len--;
+	ctx->compression[len] = '\0';
+}
+
+static int read_cmdline(struct mp_ctx *ctx)
+{
+	_cleanup_free_ char *buf = NULL;
+	int r, i;
+
+	if (ctx->opts.cmdline == NULL || ctx->opts.cmdline[0] == '\0')
+		return 0;
+	buf = malloc(65536);
+	if (buf == NULL)
+		return -ENOMEM;
+	r = mp_read_file(ctx->opts.cmdline, buf, 65536, NULL);
+	if (r < 0) {
+		mp_warn(ctx, "%s: cannot read the kernel command line: %s",
+			ctx->opts.cmdline, mp_errno_name(-r));
+		return 0;
+	}
+	r = mp_cmdline_parse(buf, &ctx->cmdline);
+	if (r < 0)
+		return r;
+	for (i = 0; i < ctx->cmdline.nbad; i++)
+		mp_warn(ctx, "kernel command line: bad value for %s, ignored", ctx->cmdline.bad[i]);
+	return 0;
+}
+
+static int default_jobs(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	/* Loads serialise on the kernel's module locks well before this: more
+	 * threads than this only cost memory on a 448-CPU machine. */
+	if (n < 1)
+		n = 1;
+	return n > 16 ? 16 : (int)n;
+}
+
+int mp_ctx_new(const struct mp_options *opts, mp_log_fn log, void *log_data,
+	       struct mp_ctx **out)
+{
+	struct mp_ctx *ctx = calloc(1, sizeof(*ctx));
+	unsigned bad;
+	int r;
+
+	*out = NULL;
+	if (ctx == NULL)
+		return -ENOMEM;
+	ctx->opts = *opts;
+	ctx->log = log;
+	ctx->log_data = log_data;
+	ctx->uevent_fd = -1;
+	ctx->t0 = mp_now_ns();
+	snprintf(ctx->sysfs, sizeof(ctx->sysfs), "%s", opts->sysfs ? opts->sysfs : "/sys");
+	ctx->byname = mp_strmap_new();
+	ctx->lookups = mp_strmap_new();
+	if (ctx->byname == NULL || ctx->lookups == NULL) {
+		r = -ENOMEM;
+		goto fail;
+	}
+	r = read_cmdline(ctx);
+	if (r < 0)
+		goto fail;
+
+	ctx->jobs = opts->jobs > 0 ? opts->jobs : ctx->cmdline.jobs > 0 ? ctx->cmdline.jobs : default_jobs();
+	if (ctx->jobs > MP_JOBS_MAX)
+		ctx->jobs = MP_JOBS_MAX;
+	if (ctx->opts.timeout_ms == 0)
+		ctx->opts.timeout_ms = ctx->cmdline.timeout_s ? ctx->cmdline.timeout_s * 1000u
+							      : MP_TIMEOUT_DEFAULT_MS;
+	if (ctx->opts.settle_ms == 0)
+		ctx->opts.settle_ms = MP_SETTLE_DEFAULT_MS;
+	read_compression(ctx);
+
+	r = find_moddir(ctx);
+	if (r < 0)
+		goto fatal;
+	r = check_indexes(ctx, &bad);
+	if (r < 0)
+		goto fatal;
+	if (bad) {
+		r = make_shadow(ctx, bad);
+		if (r < 0) {
+			mp_log(ctx, MP_LOG_ERR, "cannot set the bad indexes aside: %s", strerror(-r));
+			goto fatal;
+		}
+	}
+	ctx->kmod = kmod_new(bad ? ctx->shadow : ctx->moddir, opts->modprobe_config);
+	if (ctx->kmod == NULL) {
+		r = -ENOMEM;
+		goto fail;
+	}
+	kmod_set_log_priority(ctx->kmod, MP_LOG_DEBUG);
+	kmod_set_log_fn(ctx->kmod, kmod_log, ctx);
+	/* Without one of its indexes libkmod cannot map them all; it then
+	 * opens the others one lookup at a time. */
+	if (!bad && kmod_load_resources(ctx->kmod) < 0)
+		mp_warn(ctx, "%s: libkmod could not map the indexes; looking up without them",
+			ctx->moddir);
+	*out = ctx;
+	return 0;
+
+fatal:
+	ctx->fatal = true;
+	*out = ctx;
+	return r;
+fail:
+	mp_ctx_free(ctx);
+	return r;
+}
+
+void mp_ctx_free(struct mp_ctx *ctx)
+{
+	int i;
+
+	if (ctx == NULL)
+		return;
+	if (ctx->kmod)
+		kmod_unref(ctx->kmod);
+	remove_shadow(ctx);
+	if (ctx->uevent_fd >= 0)
+		close(ctx->uevent_fd);
+	mp_plan_free(&ctx->plan);
+	mp_strmap_free(ctx->byname);
+	mp_strmap_free(ctx->lookups);
+	for (i = 0; i < ctx->nresolved; i++)
+		free(ctx->resolved[i].mods);
+	free(ctx->resolved);
+	mp_cmdline_free(&ctx->cmdline);
+	free(ctx->kstats_before);
+	free(ctx->kstats_after);
+	free(ctx);
+}
+
+struct mp_plan *mp_ctx_plan(struct mp_ctx *ctx)
+{
+	return &ctx->plan;
+}
+
+const char *mp_ctx_moddir(const struct mp_ctx *ctx)
+{
+	return ctx->moddir;
+}
+
+const char *mp_ctx_kver(const struct mp_ctx *ctx)
+{
+	return ctx->kver;
+}

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * A bounds check of depmod's binary indexes before libkmod maps them.
+ * libkmod trusts every offset in a .bin file; a truncated or corrupt one
+ * makes it read past the mapping and crash, taking the boot's module
+ * loading with it. Walking the trie once with every offset checked turns
+ * that into an error message that names the file.
+ *
+ * Format (all big-endian): magic, version, root offset; a node offset
+ * carries flags in its top bits: a prefix string, children (first and last
+ * character, then one offset per character), values (count, then
+ * priority and string per value).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#define INDEX_MAGIC 0xB007F457u
+#define INDEX_VERSION_MAJOR 0x0002u
+#define NODE_PREFIX 0x80000000u
+#define NODE_VALUES 0x40000000u
+#define NODE_CHILDS 0x20000000u
+#define NODE_MASK 0x0FFFFFFFu
+
+struct reader {
+	const unsigned char *buf;
+	size_t len;
+};
+
+static int u32_at(const struct reader *r, size_t off, uint32_t *v)
+{
+	if (off > r->len || r->len - off < 4)
+		return -EBADMSG;
+	*v = (uint32_t)r->buf[off] << 24 | (uint32_t)r->buf[off + 1] << 16 |
+	     (uint32_t)r->buf[off + 2] << 8 | r->buf[off + 3];
+	return 0;
+}
+
+/* Offset just past the NUL of the string at off. */
+static int skip_str(const struct reader *r, size_t off, size_t *end)
+{
+	const unsigned char *nul;
+
+	if (off >= r->len)
+		return -EBADMSG;
+	nul = memchr(r->buf + off, '\0', r->len - off);
+	if (nul == NULL)
+		return -EBADMSG;
+	*end = (size_t)(nul - r->buf) + 1;
+	return 0;
+}
+
+static int check_node(const struct reader *r, uint32_t node, uint32_t *stack, size_t *top,
+		      unsigned char *seen)
+{
+	size_t off = node & NODE_MASK;
+	uint32_t i, n;
+	int e;
+
+	/* a node without flags is empty and may sit at the very end */
+	if (off < 12 || off > r->len || (off == r->len && (node & ~NODE_MASK)))
+		return -EBADMSG;
+	/* A node reached twice is a loop or a shared subtree: neither is
+	 * something depmod writes. */
+	if (off == r->len)
+		return 0;
+	if (seen[off / 8] & (1u << (off % 8)))
+		return -EBADMSG;
+	seen[off / 8] |= (unsigned char)(1u << (off % 8));
+
+	if (node & NODE_PREFIX) {
+		e = skip_str(r, off, &off);
+		if (e < 0)
+			return e;
+	}
+	if (node & NODE_CHILDS) {
+		unsigned first, last;
+
+		if (off + 2 > r->len)
+			return -EBADMSG;
+		first = r->buf[off];
+		last = r->buf[off + 1];
+		off += 2;
+		if (last < first)
+			return -EBADMSG;
+		for (i = 0; i <= last - first; i++) {
+			uint32_t child;
+
+			e = u32_at(r, off + 4 * i, &child);
+			if (e < 0)
+				return e;
+			if (child == 0)
+				continue;
+			stack[(*top)++] = child;
+		}
+		off += 4 * (size_t)(last - first + 1);
+	}
+	if (node & NODE_VALUES) {
+		e = u32_at(r, off, &n);
+		if (e < 0)
+			return e;
+		off += 4;
+		/* each value takes at least 5 bytes */
+		if (n > (r->len - off) / 5)
+			return -EBADMSG;
+		for (i = 0; i < n; i++) {
+			e = skip_str(r, off + 4, &off);
+			if (e < 0)
+				return e;
+		}
+	}
+	return 0;
+}
+
+int mp_index_check_buf(const void *buf, size_t len)
+{
+	struct reader r = { buf, len };
+	_cleanup_free_ uint32_t *stack = NULL;
+	_cleanup_free_ unsigned char *seen = NULL;
+	uint32_t magic, version, root;
+	size_t top = 0;
+	int e;
+
+	if (u32_at(&r, 0, &magic) < 0 || u32_at(&r, 4, &version) < 0 ||
+	    u32_at(&r, 8, &root) < 0 || magic != INDEX_MAGIC)
+		return -EBADMSG;
+	if (version >> 16 != INDEX_VERSION_MAJOR)
+		return -EPROTO;
+	/* Every node is at a distinct offset, and a node has at most 256
+	 * children: the stack never holds more than len/4 + 256 entries. */
+	stack = malloc((len / 4 + 257) * sizeof(*stack));
+	seen = calloc(len / 8 + 1, 1);
+	if (stack == NULL || seen == NULL)
+		return -ENOMEM;
+	stack[top++] = root;
+	while (top > 0) {
+		e = check_node(&r, stack[--top], stack, &top, seen);
+		if (e < 0)
+			return e;
+		if (top > len / 4 + 1)
+			return -EBADMSG;
+	}
+	return 0;
+}
+
+int mp_index_check(const char *path)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	void *p;
+	int e;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (st.st_size < 12)
+		return -EBADMSG;
+	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	e = mp_index_check_buf(p, (size_t)st.st_size);
+	munmap(p, (size_t)st.st_size);
+	return e;
+}

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Loading one module, in a worker thread. Nothing here touches libkmod (it
+ * is not thread-safe) or any module but the one given: the plan was made
+ * before, and the scheduler owns the bookkeeping.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#ifndef MODULE_INIT_COMPRESSED_FILE
+#define MODULE_INIT_COMPRESSED_FILE 4
+#endif
+#ifndef SYS_openat2
+#define SYS_openat2 437
+#endif
+#define MP_RESOLVE_NO_MAGICLINKS 0x02
+#define MP_RESOLVE_BENEATH 0x08
+
+struct mp_open_how {
+	uint64_t flags, mode, resolve;
+};
+
+int mp_module_initstate(const struct mp_ctx *ctx, const char *name)
+{
+	char path[PATH_MAX + 64], buf[32];
+	struct stat st;
+	int r;
+
+	snprintf(path, sizeof(path), "%s/module/%s/initstate", ctx->sysfs, name);
+	r = mp_read_file(path, buf, sizeof(buf), NULL);
+	if (r == 0) {
+		if (strncmp(buf, "live", 4) == 0)
+			return MP_INITSTATE_LIVE;
+		if (strncmp(buf, "coming", 6) == 0)
+			return MP_INITSTATE_COMING;
+		if (strncmp(buf, "going", 5) == 0)
+			return MP_INITSTATE_GOING;
+		return MP_INITSTATE_NONE;
+	}
+	/* A directory without initstate is a builtin with parameters. */
+	snprintf(path, sizeof(path), "%s/module/%s", ctx->sysfs, name);
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return MP_INITSTATE_BUILTIN;
+	return MP_INITSTATE_NONE;
+}
+
+/*
+ * Only files beneath the module directory are ever opened. The index
+ * gives absolute paths; a corrupt or hostile one could name anything, so
+ * the path must be the module directory plus a relative part without
+ * "..", and the kernel resolves it beneath that directory (openat2,
+ * 5.6+). Older kernels get the lexical check and O_NOFOLLOW.
+ */
+static int open_beneath(const struct mp_ctx *ctx, const char *path)
+{
+	size_t n = strlen(ctx->moddir);
+	struct mp_open_how how = {
+		.flags = O_RDONLY | O_CLOEXEC,
+		.resolve = MP_RESOLVE_BENEATH | MP_RESOLVE_NO_MAGICLINKS,
+	};
+	const char *rel;
+	_cleanup_close_ int dir = -1;
+	int fd;
+
+	if (strncmp(path, ctx->moddir, n) != 0 || path[n] != '/')
+		return -EXDEV;
+	rel = path + n + 1;
+	if (rel[0] == '\0' || rel[0] == '/' || strstr(rel, "../") || strcmp(rel, "..") == 0 ||
+	    (strlen(rel) >= 3 && strcmp(rel + strlen(rel) - 3, "/..") == 0))
+		return -EXDEV;
+	dir = open(ctx->moddir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dir < 0)
+		return -errno;
+	fd = (int)syscall(SYS_openat2, dir, rel, &how, sizeof(how));
+	if (fd >= 0)
+		return fd;
+	if (errno != ENOSYS)
+		return -errno;
+	fd = openat(dir, rel, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	return fd < 0 ? -errno : fd;
+}
+
+static void sleep_ms(unsigned ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+/*
+ * Someone else (udev, a modprobe) is loading the same module: wait for
+ * it to become live. If their load fails the module disappears, and ours
+ * is tried again by the caller.
+ */
+static int wait_other_load(const struct mp_ctx *ctx, const char *name)
+{
+	uint64_t deadline = mp_now_ns() + (uint64_t)ctx->opts.timeout_ms * 1000000u;
+
+	while (mp_now_ns() < deadline) {
+		switch (mp_module_initstate(ctx, name)) {
+		case MP_INITSTATE_LIVE:
+			return 0;
+		case MP_INITSTATE_NONE:
+			return -EAGAIN;
+		default:
+			sleep_ms(5);
+			break;
+		}
+	}
+	return -ETIMEDOUT;
+}
+
+static int do_load(const struct mp_ctx *ctx, const struct mp_job *job,
+		   struct mp_load_result *res, int fd)
+{
+	enum mp_compression c = mp_compression_of(job->path);
+	const char *opts = job->options ? job->options : "";
+	void *image = NULL;
+	size_t len = 0;
+	int r;
+
+	if (c == MP_COMP_NONE) {
+		res->how = "finit";
+		return mp_sys_finit_module(fd, opts, 0);
+	}
+	if (strcmp(ctx->compression, mp_compression_name(c)) == 0) {
+		res->how = "finit+compressed";
+		return mp_sys_finit_module(fd, opts, MODULE_INIT_COMPRESSED_FILE);
+	}
+	switch (c) {
+	case MP_COMP_ZSTD:
+		res->how = "init (zstd in userspace)";
+		break;
+	case MP_COMP_XZ:
+		res->how = "init (xz in userspace)";
+		break;
+	default:
+		res->how = "init (gzip in userspace)";
+		break;
+	}
+	r = mp_decompress(c, fd, &image, &len);
+	if (r < 0)
+		return r;
+	r = mp_sys_init_module(image, len, opts);
+	free(image);
+	return r;
+}
+
+void mp_load(const struct mp_ctx *ctx, const struct mp_job *job, struct mp_load_result *res)
+{
+	int attempt, r = 0;
+
+	res->idx = job->idx;
+	res->err = 0;
+	res->state = MP_FAILED;
+	for (attempt = 0; attempt < 3; attempt++) {
+		_cleanup_close_ int fd = -1;
+
+		switch (mp_module_initstate(ctx, job->name)) {
+		case MP_INITSTATE_LIVE:
+			res->state = MP_LIVE;
+			return;
+		case MP_INITSTATE_BUILTIN:
+			res->state = MP_BUILTIN;
+			return;
+		case MP_INITSTATE_COMING:
+		case MP_INITSTATE_GOING:
+			r = wait_other_load(ctx, job->name);
+			if (r == 0) {
+				res->state = MP_LIVE;
+				return;
+			}
+			if (r != -EAGAIN)
+				goto fail;
+			continue;
+		default:
+			break;
+		}
+
+		fd = open_beneath(ctx, job->path);
+		if (fd < 0) {
+			r = fd;
+			goto fail;
+		}
+		r = do_load(ctx, job, res, fd);
+		res->read = true;
+		if (r == 0) {
+			res->state = MP_LOADED;
+			return;
+		}
+		if (r == -EEXIST) {
+			res->state = MP_LIVE;
+			return;
+		}
+		if (r != -EBUSY)
+			goto fail;
+		/* EBUSY: the same name is coming or going right now */
+	}
+fail:
+	res->state = MP_FAILED;
+	res->err = -r;
+}

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* modpreload(8): the command-line face of the preloader. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "modpreload.h"
+
+static const char usage[] =
+	"Usage: modpreload [OPTION]... [MODULE|ALIAS]...\n"
+	"Load kernel modules and what they need, each exactly once, in parallel as\n"
+	"soon as their dependencies are live.\n"
+	"\n"
+	"Requests:\n"
+	"      --coldplug           every device's modalias under /sys/devices, and the\n"
+	"                           devices that appear while modules load\n"
+	"  -c, --config FILE        a modules-load.d style list (repeatable)\n"
+	"      --no-default-config  skip /etc/modpreload.d, /run/modpreload.d,\n"
+	"                           /usr/lib/modpreload.d\n"
+	"      --cmdline FILE       kernel command line to read (default /proc/cmdline,\n"
+	"                           \"\" for none): rd.modpreload.modules=, rd.driver.pre=,\n"
+	"                           modprobe.blacklist=, module_blacklist=, mod.param=\n"
+	"Resolving:\n"
+	"  -d, --basedir DIR        root under which lib/modules/KVER is\n"
+	"  -S, --kernel-version V   kernel version (default: the running one)\n"
+	"  -C, --modprobe-config P  modprobe.d file or directory to read instead of the\n"
+	"                           default ones (repeatable)\n"
+	"Loading:\n"
+	"  -j, --jobs N             loads at once (default: CPUs, at most 16)\n"
+	"      --waves              wait for each wave to finish before the next starts\n"
+	"  -t, --timeout SECONDS    give up on an init() after this long (default 60)\n"
+	"      --settle-ms MS       coldplug: quiet time before the final rescan (200)\n"
+	"  -n, --dry-run            print the plan and load nothing\n"
+	"Reporting:\n"
+	"  -r, --report FILE        write the JSON report to FILE (\"-\": stdout)\n"
+	"      --kmsg               log to /dev/kmsg instead of stderr\n"
+	"      --no-kstats          do not read /sys/kernel/debug/modules/stats\n"
+	"  -q, --quiet              errors only\n"
+	"  -v, --verbose            more (twice: debug)\n"
+	"      --sysfs DIR          sysfs to read (default /sys)\n"
+	"      --no-fork            load in this process (a hung init() then holds it)\n"
+	"  -h, --help               this text\n"
+	"  -V, --version            the version\n"
+	"\n"
+	"Exit status: 0 all loaded or already live; 1 some failed, hung or were\n"
+	"skipped; 2 usage; 3 nothing could be done (no module directory or index).\n";
+
+enum {
+	OPT_COLDPLUG = 256, OPT_NO_DEFAULT_CONFIG, OPT_CMDLINE, OPT_WAVES, OPT_SETTLE,
+	OPT_KMSG, OPT_NO_KSTATS, OPT_SYSFS, OPT_NO_FORK,
+};
+
+static const struct option longopts[] = {
+	{ "coldplug", no_argument, NULL, OPT_COLDPLUG },
+	{ "config", required_argument, NULL, 'c' },
+	{ "no-default-config", no_argument, NULL, OPT_NO_DEFAULT_CONFIG },
+	{ "cmdline", required_argument, NULL, OPT_CMDLINE },
+	{ "basedir", required_argument, NULL, 'd' },
+	{ "kernel-version", required_argument, NULL, 'S' },
+	{ "modprobe-config", required_argument, NULL, 'C' },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "waves", no_argument, NULL, OPT_WAVES },
+	{ "timeout", required_argument, NULL, 't' },
+	{ "settle-ms", required_argument, NULL, OPT_SETTLE },
+	{ "dry-run", no_argument, NULL, 'n' },
+	{ "report", required_argument, NULL, 'r' },
+	{ "kmsg", no_argument, NULL, OPT_KMSG },
+	{ "no-kstats", no_argument, NULL, OPT_NO_KSTATS },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "sysfs", required_argument, NULL, OPT_SYSFS },
+	{ "no-fork", no_argument, NULL, OPT_NO_FORK },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct logger {
+	int fd;
+	bool kmsg;
+	int max_prio;
+};
+
+/* One write per line: /dev/kmsg takes a record per write(). */
+static void log_line(void *data, int prio, const char *fmt, va_list ap)
+{
+	const struct logger *l = data;
+	char line[1024];
+	int n = 0;
+
+	if (prio > l->max_prio)
+		return;
+	if (l->kmsg)
+		n = snprintf(line, sizeof(line), "<%d>modpreload: ", prio);
+	else
+		n = snprintf(line, sizeof(line), "modpreload: ");
+	n += vsnprintf(line + n, sizeof(line) - (size_t)n - 1, fmt, ap);
+	if (n > (int)sizeof(line) - 2)
+		n = (int)sizeof(line) - 2;
+	line[n++] = '\n';
+	if (write(l->fd, line, (size_t)n) < 0) {
+		/* nowhere else to say it */
+	}
+}
+
+static int parse_int(const char *s, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end != '\0' || v < min || v > max)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int bad_usage(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "modpreload: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry 'modpreload --help'.\n");
+	return MP_EXIT_USAGE;
+}
+
+/* Growable NULL-terminated list of borrowed strings. */
+static int push(const char ***list, int *n, const char *s)
+{
+	const char **l = realloc(*list, (size_t)(*n + 2) * sizeof(char *));
+
+	if (l == NULL)
+		return -ENOMEM;
+	l[(*n)++] = s;
+	l[*n] = NULL;
+	*list = l;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct mp_run_args a = {
+		.opts = { .cmdline = "/proc/cmdline", .kstats = true },
+		.default_configs = true,
+		.fork_guard = true,
+	};
+	struct logger lg = { .fd = STDERR_FILENO, .max_prio = MP_LOG_NOTICE };
+	const char **configs = NULL, **mpconf = NULL, **names = NULL;
+	int nconfigs = 0, nmpconf = 0, nnames = 0, c, i, status;
+	bool kmsg = getppid() == 1;
+	long v;
+
+	while ((c = getopt_long(argc, argv, "c:d:S:C:j:t:nr:qvhV", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_COLDPLUG:
+			a.opts.coldplug = true;
+			break;
+		case 'c':
+			if (push(&configs, &nconfigs, optarg) < 0)
+				return MP_EXIT_NOTHING;
+			break;
+		case OPT_NO_DEFAULT_CONFIG:
+			a.default_configs = false;
+			break;
+		case OPT_CMDLINE:
+			a.opts.cmdline = optarg;
+			break;
+		case 'd':
+			a.opts.basedir = optarg;
+			break;
+		case 'S':
+			a.opts.kver = optarg;
+			break;
+		case 'C':
+			if (push(&mpconf, &nmpconf, optarg) < 0)
+				return MP_EXIT_NOTHING;
+			break;
+		case 'j':
+			if (parse_int(optarg, 1, 64, &v) < 0)
+				return bad_usage("--jobs: '%s' is not a number from 1 to 64", optarg);
+			a.opts.jobs = (int)v;
+			break;
+		case OPT_WAVES:
+			a.opts.waves = true;
+			break;
+		case 't':
+			if (parse_int(optarg, 1, 86400, &v) < 0)
+				return bad_usage("--timeout: '%s' is not a number of seconds (1-86400)", optarg);
+			a.opts.timeout_ms = (unsigned)v * 1000u;
+			break;
+		case OPT_SETTLE:
+			if (parse_int(optarg, 1, 60000, &v) < 0)
+				return bad_usage("--settle-ms: '%s' is not a number of ms (1-60000)", optarg);
+			a.opts.settle_ms = (unsigned)v;
+			break;
+		case 'n':
+			a.opts.dry_run = true;
+			break;
+		case 'r':
+			a.report_path = optarg;
+			break;
+		case OPT_KMSG:
+			kmsg = true;
+			break;
+		case OPT_NO_KSTATS:
+			a.opts.kstats = false;
+			break;
+		case 'q':
+			lg.max_prio = MP_LOG_ERR;
+			break;
+		case 'v':
+			lg.max_prio = lg.max_prio < MP_LOG_INFO ? MP_LOG_INFO : MP_LOG_DEBUG;
+			break;
+		case OPT_SYSFS:
+			a.opts.sysfs = optarg;
+			break;
+		case OPT_NO_FORK:
+			a.fork_guard = false;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return MP_EXIT_OK;
+		case 'V':
+			puts("modpreload " MP_VERSION);
+			return MP_EXIT_OK;
+		default:
+			fputs("Try 'modpreload --help'.\n", stderr);
+			return MP_EXIT_USAGE;
+		}
+	}
+	for (i = optind; i < argc; i++)
+		if (push(&names, &nnames, argv[i]) < 0)
+			return MP_EXIT_NOTHING;
+	if (nnames == 0 && nconfigs == 0 && !a.opts.coldplug && a.default_configs == false &&
+	    a.opts.cmdline && a.opts.cmdline[0] == '\0')
+		return bad_usage("%s", "nothing to load: give modules, --config, --coldplug or a command line");
+
+	if (kmsg) {
+		int fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC | O_NOCTTY);
+
+		if (fd >= 0) {
+			lg.fd = fd;
+			lg.kmsg = true;
+		}
+	}
+	a.names = names;
+	a.configs = configs;
+	a.opts.modprobe_config = mpconf;
+	a.log = log_line;
+	a.log_data = &lg;
+	if (a.opts.dry_run && a.report_path == NULL)
+		a.report_path = "-";
+	status = mp_run(&a);
+	free(names);
+	free(configs);
+	free(mpconf);
+	return status;
+}

@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Resolving requests into the plan, once, with libkmod: aliases, the full
+ * dependency list from modules.dep.bin, softdeps, blacklists, options,
+ * builtins and modules already live. Runs in one thread; libkmod is not
+ * thread-safe and the workers never see it.
+ */
+#include <errno.h>
+#include <libkmod.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "internal.h"
+
+static const char *const source_names[MP_SRC_MAX] = {
+	[MP_SRC_ARGUMENT] = "argument",
+	[MP_SRC_CONFIG] = "config",
+	[MP_SRC_CMDLINE] = "cmdline",
+	[MP_SRC_COLDPLUG] = "coldplug",
+	[MP_SRC_UEVENT] = "uevent",
+};
+
+const char *mp_source_name(enum mp_source s)
+{
+	return s < MP_SRC_MAX ? source_names[s] : "?";
+}
+
+/* Answers from modules.builtin.bin, before /sys is looked at. */
+static bool is_builtin(struct kmod_module *km)
+{
+	return kmod_module_get_initstate(km) == KMOD_MODULE_BUILTIN;
+}
+
+/*
+ * libkmod merges options from modprobe.d and /proc/cmdline. When we were
+ * pointed at another command line (tests, chroots), its options are ours
+ * to add.
+ */
+static char *options_for(struct mp_ctx *ctx, struct kmod_module *km, const char *name)
+{
+	const char *base = kmod_module_get_options(km);
+	char *opts = base ? strdup(base) : NULL;
+	int i;
+
+	if (ctx->opts.cmdline == NULL || strcmp(ctx->opts.cmdline, "/proc/cmdline") == 0)
+		return opts;
+	for (i = 0; i < ctx->cmdline.noptions; i++) {
+		char *more;
+
+		if (strcmp(ctx->cmdline.options[i].module, name) != 0)
+			continue;
+		more = mp_strdup_printf("%s%s%s", opts ? opts : "", opts ? " " : "",
+					ctx->cmdline.options[i].param);
+		free(opts);
+		opts = more;
+	}
+	return opts;
+}
+
+static int add_module(struct mp_ctx *ctx, struct kmod_module *km, const char *why, int *out);
+
+static int add_list(struct mp_ctx *ctx, int idx, struct kmod_list *list, const char *what,
+		    bool soft, bool reverse)
+{
+	struct kmod_list *l;
+	int r = 0;
+
+	kmod_list_foreach(l, list) {
+		struct kmod_module *d = kmod_module_get_module(l);
+		_cleanup_free_ char *why = mp_strdup_printf("%s %s", what, ctx->plan.mods[idx].name);
+		int di;
+
+		r = why ? add_module(ctx, d, why, &di) : -ENOMEM;
+		kmod_module_unref(d);
+		if (r < 0)
+			break;
+		r = reverse ? mp_graph_depend(&ctx->plan, di, idx, soft)
+			    : mp_graph_depend(&ctx->plan, idx, di, soft);
+		if (r < 0)
+			break;
+	}
+	return r;
+}
+
+static int expand(struct mp_ctx *ctx, struct kmod_module *km, int idx)
+{
+	struct kmod_list *deps, *pre = NULL, *post = NULL;
+	int r;
+
+	deps = kmod_module_get_dependencies(km);
+	r = add_list(ctx, idx, deps, "dependency of", false, false);
+	kmod_module_unref_list(deps);
+	if (r < 0)
+		return r;
+	if (kmod_module_get_softdeps(km, &pre, &post) == 0) {
+		r = add_list(ctx, idx, pre, "softdep (pre) of", true, false);
+		if (r == 0)
+			r = add_list(ctx, idx, post, "softdep (post) of", true, true);
+	}
+	kmod_module_unref_list(pre);
+	kmod_module_unref_list(post);
+	return r;
+}
+
+static int add_module(struct mp_ctx *ctx, struct kmod_module *km, const char *why, int *out)
+{
+	const char *name = kmod_module_get_name(km);
+	const char *path;
+	struct mp_module *m;
+	struct stat st;
+	int idx, r;
+
+	if (mp_strmap_get(ctx->byname, name, out) == 0)
+		return 0;
+	r = mp_graph_add(&ctx->plan, name, &idx);
+	if (r < 0 || (r = mp_strmap_put(ctx->byname, name, idx)) < 0)
+		return r;
+	*out = idx;
+	m = &ctx->plan.mods[idx];
+	m->why = strdup(why);
+
+	path = kmod_module_get_path(km);
+	if (path == NULL) {
+		if (is_builtin(km)) {
+			m->state = MP_BUILTIN;
+		} else {
+			m->state = MP_FAILED;
+			m->err = ENOENT;
+			mp_log(ctx, MP_LOG_ERR, "%s: not in %s/modules.dep (ENOENT)", name, ctx->moddir);
+		}
+		return 0;
+	}
+	m->path = mp_ctx_real_path(ctx, path);
+	if (m->path && stat(m->path, &st) == 0) {
+		m->size = st.st_size;
+	} else {
+		m->state = MP_FAILED;
+		m->err = errno;
+		mp_log(ctx, MP_LOG_ERR, "%s: %s: %s", name, m->path ? m->path : path, mp_errno_name(m->err));
+		return 0;
+	}
+	if (mp_cmdline_listed(ctx->cmdline.kblacklist, ctx->cmdline.nkblacklist, name)) {
+		m->state = MP_SKIPPED;
+		m->excluded = true;
+		m->skip_why = strdup("module_blacklist= on the kernel command line");
+		return 0;
+	}
+	if (kmod_module_get_install_commands(km) != NULL) {
+		m->state = MP_SKIPPED;
+		m->excluded = true;
+		m->skip_why = strdup("modprobe.d has an install command for it; not run, left to modprobe");
+		mp_warn(ctx, "%s: modprobe.d install command not run; left to modprobe", name);
+		return 0;
+	}
+	m->options = options_for(ctx, km, name);
+	switch (mp_module_initstate(ctx, name)) {
+	case MP_INITSTATE_LIVE:
+		m->state = MP_LIVE;
+		return 0;
+	case MP_INITSTATE_BUILTIN:
+		m->state = MP_BUILTIN;
+		return 0;
+	default:
+		break;
+	}
+	return expand(ctx, km, idx);
+}
+
+static bool in_list(struct kmod_list *list, const char *name)
+{
+	struct kmod_list *l;
+
+	kmod_list_foreach(l, list) {
+		struct kmod_module *km = kmod_module_get_module(l);
+		bool same = strcmp(kmod_module_get_name(km), name) == 0;
+
+		kmod_module_unref(km);
+		if (same)
+			return true;
+	}
+	return false;
+}
+
+/* allowed: the lookup's modules that modprobe.d's blacklist lets through */
+static bool blacklisted(struct mp_ctx *ctx, struct kmod_list *allowed, const char *name)
+{
+	return mp_cmdline_listed(ctx->cmdline.blacklist, ctx->cmdline.nblacklist, name) ||
+	       !in_list(allowed, name);
+}
+
+/* One request counts once on every module a per-request modprobe would
+ * have gone through: the module and everything it waits for. */
+static void count_request(struct mp_ctx *ctx, const struct mp_lookup *lk)
+{
+	struct mp_plan *p = &ctx->plan;
+	_cleanup_free_ int *stack = malloc(((size_t)p->nmods + 1) * sizeof(int));
+	unsigned mark = ++ctx->mark_epoch;
+	int i, top = 0;
+
+	if (stack == NULL)
+		return;
+	for (i = 0; i < lk->nmods; i++) {
+		if (p->mods[lk->mods[i]].mark == mark)
+			continue;
+		p->mods[lk->mods[i]].mark = mark;
+		stack[top++] = lk->mods[i];
+	}
+	while (top > 0) {
+		struct mp_module *m = &p->mods[stack[--top]];
+
+		m->requests++;
+		for (i = 0; i < m->ndeps; i++) {
+			struct mp_module *d = &p->mods[m->deps[i].dep];
+
+			if (d->mark != mark) {
+				d->mark = mark;
+				stack[top++] = m->deps[i].dep;
+			}
+		}
+	}
+}
+
+static int new_lookup(struct mp_ctx *ctx, const char *key, struct mp_lookup **out)
+{
+	int r = mp_append(&ctx->resolved, &ctx->nresolved, &ctx->capresolved,
+			  sizeof(*ctx->resolved));
+
+	if (r < 0)
+		return r;
+	r = mp_strmap_put(ctx->lookups, key, ctx->nresolved - 1);
+	if (r < 0) {
+		ctx->nresolved--;
+		return r;
+	}
+	*out = &ctx->resolved[ctx->nresolved - 1];
+	return 0;
+}
+
+int mp_plan_resolve(struct mp_ctx *ctx, const char *alias, enum mp_source src, bool explicit_name)
+{
+	struct mp_plan *p = &ctx->plan;
+	struct kmod_list *list = NULL, *allowed = NULL, *l;
+	struct mp_lookup *lk;
+	char key[PATH_MAX];
+	int r, li, nfound = 0;
+
+	if (mp_normalize_name(alias, key, sizeof(key)) < 0) {
+		p->req_refused++;
+		mp_warn(ctx, "refusing request \"%s\": not a module name or alias", alias);
+		return 0;
+	}
+	if (mp_strmap_get(ctx->lookups, key, &li) == 0) {
+		lk = &ctx->resolved[li];
+		goto counted;
+	}
+
+	r = kmod_module_new_from_lookup(ctx->kmod, key, &list);
+	if (r < 0)
+		mp_warn(ctx, "%s: lookup failed (%s)", alias, mp_errno_name(-r));
+	if (list && kmod_module_apply_filter(ctx->kmod, KMOD_FILTER_BLACKLIST, list, &allowed) < 0) {
+		r = -ENOMEM;
+		goto out;
+	}
+	r = new_lookup(ctx, key, &lk);
+	if (r < 0)
+		goto out;
+	kmod_list_foreach(l, list) {
+		struct kmod_module *km = kmod_module_get_module(l);
+		bool direct = strcmp(kmod_module_get_name(km), key) == 0;
+		_cleanup_free_ char *why = NULL;
+		int idx, *mods;
+
+		nfound++;
+		/* As modprobe: a blacklist entry stops aliases, not names. */
+		if (!direct && blacklisted(ctx, allowed, kmod_module_get_name(km))) {
+			kmod_module_unref(km);
+			continue;
+		}
+		why = direct ? mp_strdup_printf("requested (%s)", mp_source_name(src))
+			     : mp_strdup_printf("%s: %s", mp_source_name(src), alias);
+		r = why ? add_module(ctx, km, why, &idx) : -ENOMEM;
+		kmod_module_unref(km);
+		if (r < 0)
+			goto out;
+		mods = realloc(lk->mods, (size_t)(lk->nmods + 1) * sizeof(int));
+		if (mods == NULL) {
+			r = -ENOMEM;
+			goto out;
+		}
+		lk->mods = mods;
+		lk->mods[lk->nmods++] = idx;
+	}
+	lk->blacklisted = nfound > 0 && lk->nmods == 0;
+	if (nfound == 0 && explicit_name) {
+		mp_log(ctx, MP_LOG_ERR, "%s: module not found in %s (ENOENT)", alias, ctx->moddir);
+		r = mp_plan_note_missing(p, alias);
+		if (r < 0)
+			goto out;
+	}
+
+counted:
+	if (lk->blacklisted)
+		p->req_blacklisted++;
+	else if (lk->nmods == 0 && explicit_name)
+		p->req_missing++;
+	else if (lk->nmods == 0)
+		p->req_unmatched++;
+	count_request(ctx, lk);
+	r = 0;
+out:
+	kmod_module_unref_list(allowed);
+	kmod_module_unref_list(list);
+	return r;
+}

@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* What happened, for people (a few lines through the log) and for programs
+ * (JSON). Both read the plan after the scheduler is done with it. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+static const char *const state_names[] = {
+	[MP_PENDING] = "pending", [MP_QUEUED] = "queued", [MP_RUNNING] = "running",
+	[MP_LOADED] = "loaded",   [MP_LIVE] = "live",     [MP_BUILTIN] = "builtin",
+	[MP_FAILED] = "failed",   [MP_SKIPPED] = "skipped", [MP_HUNG] = "hung",
+};
+
+const char *mp_state_name(enum mp_state s)
+{
+	return (unsigned)s < ARRAY_SIZE(state_names) ? state_names[s] : "?";
+}
+
+struct totals {
+	unsigned by_state[MP_HUNG + 1];
+	uint64_t dup, bytes_read, bytes_not_read;
+	int nwaves;
+};
+
+static void totals(const struct mp_ctx *ctx, struct totals *t)
+{
+	const struct mp_plan *p = &ctx->plan;
+	int i;
+
+	memset(t, 0, sizeof(*t));
+	for (i = 0; i < p->nmods; i++) {
+		const struct mp_module *m = &p->mods[i];
+
+		t->by_state[m->state]++;
+		if (m->requests > 1) {
+			t->dup += m->requests - 1;
+			t->bytes_not_read += (uint64_t)m->size * (m->requests - 1);
+		}
+		/* a dry run counts what it would read */
+		if (m->read || (ctx->opts.dry_run && m->state == MP_PENDING))
+			t->bytes_read += (uint64_t)m->size;
+		if (m->wave + 1 > t->nwaves)
+			t->nwaves = m->wave + 1;
+	}
+}
+
+static const char *state_for_report(const struct mp_ctx *ctx, enum mp_state s)
+{
+	return ctx->opts.dry_run && s == MP_PENDING ? "planned" : mp_state_name(s);
+}
+
+static void json_requests(struct mp_json *j, const struct mp_plan *p)
+{
+	int i;
+
+	mp_json_obj_begin(j, "requests");
+	mp_json_u64(j, "total", p->req_total);
+	mp_json_obj_begin(j, "by_source");
+	for (i = 0; i < MP_SRC_MAX; i++)
+		mp_json_u64(j, mp_source_name(i), p->req_by_source[i]);
+	mp_json_obj_end(j);
+	mp_json_u64(j, "unmatched", p->req_unmatched);
+	mp_json_u64(j, "blacklisted", p->req_blacklisted);
+	mp_json_u64(j, "refused", p->req_refused);
+	mp_json_u64(j, "missing", p->req_missing);
+	mp_json_arr_begin(j, "missing_names");
+	for (i = 0; i < p->nmissing; i++)
+		mp_json_str(j, NULL, p->missing[i]);
+	mp_json_arr_end(j);
+	mp_json_obj_end(j);
+}
+
+static void json_waves(struct mp_json *j, const struct mp_plan *p, int nwaves)
+{
+	int w, i;
+
+	mp_json_arr_begin(j, "waves");
+	for (w = 0; w < nwaves; w++) {
+		uint64_t first = UINT64_MAX, last = 0;
+
+		mp_json_obj_begin(j, NULL);
+		mp_json_u64(j, "wave", (uint64_t)w);
+		mp_json_arr_begin(j, "modules");
+		for (i = 0; i < p->nmods; i++) {
+			const struct mp_module *m = &p->mods[i];
+
+			if (m->wave != w)
+				continue;
+			mp_json_str(j, NULL, m->name);
+			if (m->t_end > m->t_start) {
+				if (m->t_start < first)
+					first = m->t_start;
+				if (m->t_end > last)
+					last = m->t_end;
+			}
+		}
+		mp_json_arr_end(j);
+		mp_json_ms(j, "ms", last > first ? last - first : 0);
+		mp_json_obj_end(j);
+	}
+	mp_json_arr_end(j);
+}
+
+static void json_critical(struct mp_json *j, const struct mp_plan *p)
+{
+	_cleanup_free_ int *chain = malloc(((size_t)p->nmods + 1) * sizeof(int));
+	uint64_t ns = 0;
+	int len = 0, i;
+
+	if (chain)
+		mp_graph_critical_path(p, chain, &len, &ns);
+	mp_json_obj_begin(j, "critical_path");
+	mp_json_arr_begin(j, "modules");
+	for (i = 0; i < len; i++)
+		mp_json_str(j, NULL, p->mods[chain[i]].name);
+	mp_json_arr_end(j);
+	mp_json_ms(j, "ms", ns);
+	mp_json_obj_end(j);
+}
+
+static void json_module(struct mp_json *j, const struct mp_ctx *ctx, const struct mp_module *m)
+{
+	const struct mp_plan *p = &ctx->plan;
+	int i;
+
+	mp_json_obj_begin(j, NULL);
+	mp_json_str(j, "name", m->name);
+	mp_json_str(j, "path", m->path);
+	mp_json_u64(j, "wave", (uint64_t)m->wave);
+	mp_json_str(j, "state", state_for_report(ctx, m->state));
+	if (m->err) {
+		mp_json_u64(j, "errno", (uint64_t)m->err);
+		mp_json_str(j, "error", mp_errno_name(m->err));
+		mp_json_str(j, "message", strerror(m->err));
+	} else {
+		mp_json_null(j, "errno");
+	}
+	mp_json_ms(j, "ms", m->t_end > m->t_start ? m->t_end - m->t_start : 0);
+	mp_json_ms(j, "start_ms", m->t_start);
+	mp_json_ms(j, "end_ms", m->t_end);
+	mp_json_i64(j, "worker", m->worker);
+	mp_json_str(j, "why", m->why);
+	if (m->skip_why)
+		mp_json_str(j, "skipped_because", m->skip_why);
+	mp_json_str(j, "how", m->how);
+	mp_json_str(j, "options", m->options);
+	mp_json_u64(j, "size", (uint64_t)m->size);
+	mp_json_u64(j, "requests", m->requests);
+	mp_json_arr_begin(j, "depends");
+	for (i = 0; i < m->ndeps; i++)
+		if (!m->deps[i].soft)
+			mp_json_str(j, NULL, p->mods[m->deps[i].dep].name);
+	mp_json_arr_end(j);
+	mp_json_arr_begin(j, "softdeps");
+	for (i = 0; i < m->ndeps; i++)
+		if (m->deps[i].soft)
+			mp_json_str(j, NULL, p->mods[m->deps[i].dep].name);
+	mp_json_arr_end(j);
+	mp_json_obj_end(j);
+}
+
+static void json_kstats_fields(struct mp_json *j, const char *k, const struct mp_kstats *s)
+{
+	int i;
+
+	mp_json_obj_begin(j, k);
+	for (i = 0; i < s->nfields; i++)
+		mp_json_u64(j, s->fields[i].label, s->fields[i].value);
+	mp_json_obj_end(j);
+}
+
+static void json_kstats(struct mp_json *j, const struct mp_ctx *ctx)
+{
+	const struct mp_kstats *b = ctx->kstats_before, *a = ctx->kstats_after;
+	int i;
+
+	if (b == NULL || a == NULL) {
+		mp_json_null(j, "kernel_stats");
+		return;
+	}
+	mp_json_obj_begin(j, "kernel_stats");
+	json_kstats_fields(j, "before", b);
+	json_kstats_fields(j, "after", a);
+	mp_json_obj_begin(j, "delta");
+	for (i = 0; i < a->nfields; i++) {
+		uint64_t before = 0;
+
+		/* the Average lines are not counters: a delta means nothing */
+		if (strncmp(a->fields[i].label, "Av", 2) == 0)
+			continue;
+		mp_kstats_get(b, a->fields[i].label, &before);
+		mp_json_i64(j, a->fields[i].label, (int64_t)(a->fields[i].value - before));
+	}
+	mp_json_obj_end(j);
+	mp_json_arr_begin(j, "duplicate_failed_modules");
+	for (i = 0; i < a->ndups; i++) {
+		mp_json_obj_begin(j, NULL);
+		mp_json_str(j, "name", a->dups[i].name);
+		mp_json_u64(j, "times", a->dups[i].times);
+		mp_json_str(j, "reason", a->dups[i].reason);
+		mp_json_obj_end(j);
+	}
+	mp_json_arr_end(j);
+	mp_json_obj_end(j);
+}
+
+int mp_report_json(struct mp_ctx *ctx, int fd)
+{
+	const struct mp_plan *p = &ctx->plan;
+	struct mp_json j;
+	struct totals t;
+	int i;
+
+	totals(ctx, &t);
+	mp_json_init(&j, fd);
+	mp_json_obj_begin(&j, NULL);
+	mp_json_str(&j, "modpreload", MP_VERSION);
+	mp_json_str(&j, "kernel", ctx->kver);
+	mp_json_str(&j, "moddir", ctx->moddir);
+	mp_json_bool(&j, "dry_run", ctx->opts.dry_run);
+	mp_json_str(&j, "mode", ctx->opts.waves ? "waves" : "dataflow");
+	mp_json_u64(&j, "jobs", (uint64_t)ctx->jobs);
+	mp_json_u64(&j, "timeout_ms", ctx->opts.timeout_ms);
+	mp_json_str(&j, "kernel_decompression", ctx->compression[0] ? ctx->compression : NULL);
+	mp_json_ms(&j, "elapsed_ms", ctx->elapsed);
+	json_requests(&j, p);
+	mp_json_u64(&j, "unique", (uint64_t)p->nmods);
+	mp_json_u64(&j, "duplicates_collapsed", t.dup);
+	mp_json_u64(&j, "bytes_read", t.bytes_read);
+	mp_json_u64(&j, "bytes_not_read", t.bytes_not_read);
+	mp_json_obj_begin(&j, "counts");
+	for (i = MP_LOADED; i <= MP_HUNG; i++)
+		mp_json_u64(&j, mp_state_name(i), t.by_state[i]);
+	if (ctx->opts.dry_run)
+		mp_json_u64(&j, "planned", t.by_state[MP_PENDING]);
+	mp_json_obj_end(&j);
+	json_waves(&j, p, t.nwaves);
+	json_critical(&j, p);
+	mp_json_arr_begin(&j, "modules");
+	for (i = 0; i < p->nmods; i++)
+		json_module(&j, ctx, &p->mods[i]);
+	mp_json_arr_end(&j);
+	mp_json_arr_begin(&j, "warnings");
+	for (i = 0; i < p->nwarnings; i++)
+		mp_json_str(&j, NULL, p->warnings[i]);
+	mp_json_arr_end(&j);
+	json_kstats(&j, ctx);
+	mp_json_obj_end(&j);
+	return mp_json_finish(&j);
+}
+
+static void human_bytes(uint64_t b, char *out, size_t n)
+{
+	if (b >= 10u * 1024 * 1024)
+		snprintf(out, n, "%.1f MiB", (double)b / (1024.0 * 1024.0));
+	else
+		snprintf(out, n, "%.1f KiB", (double)b / 1024.0);
+}
+
+static void summary_kstats(struct mp_ctx *ctx)
+{
+	static const char *const keys[] = {
+		"Mods failed on becoming", "Mods failed on load", "Failed becoming bytes",
+		"Failed kmod bytes", "Virtual mem wasted bytes",
+	};
+	char line[512];
+	size_t i, len = 0;
+
+	if (ctx->kstats_before == NULL || ctx->kstats_after == NULL)
+		return;
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		uint64_t b = 0, a = 0;
+
+		if (mp_kstats_get(ctx->kstats_after, keys[i], &a) < 0)
+			continue;
+		mp_kstats_get(ctx->kstats_before, keys[i], &b);
+		len += (size_t)snprintf(line + len, sizeof(line) - len, "%s%s +%llu",
+					len ? ", " : "", keys[i], (unsigned long long)(a - b));
+		if (len >= sizeof(line))
+			break;
+	}
+	mp_log(ctx, MP_LOG_NOTICE, "kernel module stats during the run: %s", line);
+}
+
+void mp_report_summary(struct mp_ctx *ctx)
+{
+	const struct mp_plan *p = &ctx->plan;
+	char src[256], nr[32], crit[512];
+	_cleanup_free_ int *chain = malloc(((size_t)p->nmods + 1) * sizeof(int));
+	struct totals t;
+	size_t len = 0, clen = 0;
+	uint64_t cns = 0;
+	int i, n = 0;
+
+	totals(ctx, &t);
+	src[0] = crit[0] = '\0';
+	for (i = 0; i < MP_SRC_MAX; i++)
+		if (p->req_by_source[i] && len < sizeof(src))
+			len += (size_t)snprintf(src + len, sizeof(src) - len, "%s%s %u",
+						len ? ", " : "", mp_source_name(i), p->req_by_source[i]);
+	human_bytes(t.bytes_not_read, nr, sizeof(nr));
+	mp_log(ctx, MP_LOG_NOTICE, "%u requests (%s) for %d modules: %llu duplicates collapsed, %s not read",
+	       p->req_total, src[0] ? src : "none", p->nmods, (unsigned long long)t.dup, nr);
+
+	if (chain && mp_graph_critical_path(p, chain, &n, &cns) == 0)
+		for (i = 0; i < n && clen < sizeof(crit); i++)
+			clen += (size_t)snprintf(crit + clen, sizeof(crit) - clen, "%s%s",
+						 i ? " > " : "", p->mods[chain[i]].name);
+	if (ctx->opts.dry_run)
+		mp_log(ctx, MP_LOG_NOTICE, "dry run: %u to load, %u already live, %u builtin in %d waves; "
+		       "longest chain: %s", t.by_state[MP_PENDING], t.by_state[MP_LIVE],
+		       t.by_state[MP_BUILTIN], t.nwaves, crit);
+	else
+		mp_log(ctx, MP_LOG_NOTICE, "%u loaded, %u already live, %u builtin, %u failed, %u skipped, "
+		       "%u hung; %d waves in %.1f ms; critical path %.1f ms: %s",
+		       t.by_state[MP_LOADED], t.by_state[MP_LIVE], t.by_state[MP_BUILTIN],
+		       t.by_state[MP_FAILED], t.by_state[MP_SKIPPED], t.by_state[MP_HUNG], t.nwaves,
+		       (double)ctx->elapsed / 1e6, (double)cns / 1e6, crit);
+
+	for (i = 0; i < p->nmods; i++) {
+		const struct mp_module *m = &p->mods[i];
+
+		if (m->state == MP_FAILED)
+			mp_log(ctx, MP_LOG_ERR, "failed: %s: %s (%s)", m->name, strerror(m->err),
+			       mp_errno_name(m->err));
+		else if (m->state == MP_HUNG)
+			mp_log(ctx, MP_LOG_ERR, "hung: %s: init() did not return within %u ms",
+			       m->name, ctx->opts.timeout_ms);
+		else if (m->state == MP_SKIPPED)
+			mp_log(ctx, m->excluded ? MP_LOG_NOTICE : MP_LOG_ERR, "skipped: %s: %s",
+			       m->name, m->skip_why ? m->skip_why : "");
+	}
+	for (i = 0; i < p->nmissing; i++)
+		mp_log(ctx, MP_LOG_ERR, "not found: %s", p->missing[i]);
+	summary_kstats(ctx);
+}
+
+int mp_exit_status(const struct mp_ctx *ctx)
+{
+	const struct mp_plan *p = &ctx->plan;
+	int i;
+
+	if (ctx->fatal)
+		return MP_EXIT_NOTHING;
+	if (p->req_missing > 0)
+		return MP_EXIT_SOME_FAILED;
+	for (i = 0; i < p->nmods; i++) {
+		const struct mp_module *m = &p->mods[i];
+
+		if (m->state == MP_FAILED || m->state == MP_HUNG ||
+		    (m->state == MP_SKIPPED && !m->excluded))
+			return MP_EXIT_SOME_FAILED;
+	}
+	return MP_EXIT_OK;
+}

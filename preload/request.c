@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* Gathering requests: names from the caller, modules-load.d style files,
+ * the kernel command line. Coldplug is in coldplug.c. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define CONFIG_MAX (1024 * 1024)
+
+int mp_request(struct mp_ctx *ctx, const char *name, enum mp_source src)
+{
+	struct mp_plan *p = &ctx->plan;
+	bool explicit_name = src == MP_SRC_ARGUMENT || src == MP_SRC_CONFIG || src == MP_SRC_CMDLINE;
+
+	if (src >= MP_SRC_MAX)
+		return -EINVAL;
+	p->req_total++;
+	p->req_by_source[src]++;
+	/* A name is looked up in the indexes, never opened; still, nothing
+	 * that looks like a path gets near them. */
+	if (!mp_name_is_safe(name)) {
+		p->req_refused++;
+		mp_warn(ctx, "refusing to load \"%s\" (%s): not a module name", name,
+			mp_source_name(src));
+		return 0;
+	}
+	return mp_plan_resolve(ctx, name, src, explicit_name);
+}
+
+struct conf_walk {
+	struct mp_ctx *ctx;
+	const char *path;
+};
+
+static int on_conf_line(void *data, const char *name, unsigned line)
+{
+	struct conf_walk *w = data;
+
+	if (name == NULL) {
+		mp_warn(w->ctx, "%s:%u: not a module name, line ignored", w->path, line);
+		return 0;
+	}
+	return mp_request(w->ctx, name, MP_SRC_CONFIG);
+}
+
+int mp_request_config_file(struct mp_ctx *ctx, const char *path)
+{
+	_cleanup_free_ char *buf = malloc(CONFIG_MAX);
+	struct conf_walk w = { ctx, path };
+	size_t len;
+	int r;
+
+	if (buf == NULL)
+		return -ENOMEM;
+	r = mp_read_file(path, buf, CONFIG_MAX, &len);
+	if (r < 0) {
+		mp_warn(ctx, "%s: cannot read: %s", path, mp_errno_name(-r));
+		return 0;
+	}
+	return mp_conf_parse(buf, len, on_conf_line, &w);
+}
+
+static int cmp_basename(const void *a, const void *b)
+{
+	const char *x = strrchr(*(char *const *)a, '/');
+	const char *y = strrchr(*(char *const *)b, '/');
+
+	return strcmp(x, y);
+}
+
+/*
+ * systemd's rules for *.d directories: files are read in the order of
+ * their names across all directories, and a name in an earlier directory
+ * hides the same name in a later one (/etc overrides /usr/lib).
+ */
+int mp_request_config_dirs(struct mp_ctx *ctx, const char *root)
+{
+	static const char *const dirs[] = {
+		"/etc/modpreload.d", "/run/modpreload.d", "/usr/local/lib/modpreload.d",
+		"/usr/lib/modpreload.d", "/lib/modpreload.d",
+	};
+	_cleanup_(mp_strmap_freep) struct mp_strmap *seen = mp_strmap_new();
+	char **names = NULL;
+	int n = 0, cap = 0, r = 0, i;
+	size_t d;
+
+	if (seen == NULL)
+		return -ENOMEM;
+	for (d = 0; d < ARRAY_SIZE(dirs) && r == 0; d++) {
+		char dir[PATH_MAX];
+		struct dirent *de;
+		DIR *dp;
+
+		snprintf(dir, sizeof(dir), "%s%s", root ? root : "", dirs[d]);
+		dp = opendir(dir);
+		if (dp == NULL)
+			continue;
+		while ((de = readdir(dp)) != NULL) {
+			size_t len = strlen(de->d_name);
+			int dummy;
+
+			if (len < 6 || strcmp(de->d_name + len - 5, ".conf") != 0 ||
+			    mp_strmap_get(seen, de->d_name, &dummy) == 0)
+				continue;
+			r = mp_strmap_put(seen, de->d_name, 0);
+			if (r == 0)
+				r = mp_append(&names, &n, &cap, sizeof(char *));
+			if (r < 0)
+				break;
+			names[n - 1] = mp_strdup_printf("%s/%s", dir, de->d_name);
+			if (names[n - 1] == NULL) {
+				r = -ENOMEM;
+				break;
+			}
+		}
+		closedir(dp);
+	}
+	if (r == 0)
+		qsort(names, (size_t)n, sizeof(char *), cmp_basename);
+	for (i = 0; i < n; i++) {
+		if (r == 0)
+			r = mp_request_config_file(ctx, names[i]);
+		free(names[i]);
+	}
+	free(names);
+	return r;
+}
+
+int mp_request_cmdline(struct mp_ctx *ctx)
+{
+	int i, r;
+
+	for (i = 0; i < ctx->cmdline.nmodules; i++) {
+		r = mp_request(ctx, ctx->cmdline.modules[i], MP_SRC_CMDLINE);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The one pipeline, shared by the CLI and /init: requests, plan, schedule,
+ * report.
+ *
+ * It runs in a child process. A module whose init() never returns keeps
+ * its thread in the kernel, and a process with such a thread cannot finish
+ * exiting: whoever waits for it would hang with it, and an /init that
+ * exec()s the real init would block in exec. So the child sends its exit
+ * status down a pipe as soon as the report is written, and the caller
+ * goes on without waiting for the child to be gone.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+static int write_report(struct mp_ctx *ctx, const char *path)
+{
+	char tmp[PATH_MAX], dir[PATH_MAX];
+	_cleanup_close_ int fd = -1;
+	int r;
+
+	if (strcmp(path, "-") == 0)
+		return mp_report_json(ctx, STDOUT_FILENO);
+	snprintf(dir, sizeof(dir), "%s", path);
+	(void)mkdir(dirname(dir), 0755);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		r = -errno;
+		mp_log(ctx, MP_LOG_ERR, "%s: cannot write the report: %s", tmp, strerror(-r));
+		return r;
+	}
+	r = mp_report_json(ctx, fd);
+	if (r == 0 && rename(tmp, path) < 0)
+		r = -errno;
+	if (r < 0) {
+		mp_log(ctx, MP_LOG_ERR, "%s: cannot write the report: %s", path, strerror(-r));
+		(void)unlink(tmp);
+	}
+	return r;
+}
+
+static int gather(struct mp_ctx *ctx, const struct mp_run_args *a)
+{
+	int i, r = 0;
+
+	for (i = 0; a->names && a->names[i] && r == 0; i++)
+		r = mp_request(ctx, a->names[i], MP_SRC_ARGUMENT);
+	for (i = 0; a->configs && a->configs[i] && r == 0; i++)
+		r = mp_request_config_file(ctx, a->configs[i]);
+	if (r == 0 && a->default_configs)
+		r = mp_request_config_dirs(ctx, NULL);
+	if (r == 0)
+		r = mp_request_cmdline(ctx);
+	if (r == 0 && a->opts.coldplug)
+		r = mp_coldplug_scan(ctx, MP_SRC_COLDPLUG);
+	return r;
+}
+
+static bool any_hung(const struct mp_ctx *ctx)
+{
+	int i;
+
+	for (i = 0; i < ctx->plan.nmods; i++)
+		if (ctx->plan.mods[i].state == MP_HUNG)
+			return true;
+	return false;
+}
+
+static int run_here(const struct mp_run_args *a)
+{
+	struct mp_ctx *ctx = NULL;
+	int r, status;
+
+	r = mp_ctx_new(&a->opts, a->log, a->log_data, &ctx);
+	if (ctx == NULL) {
+		/* not even a context to log through: the caller's log is ours */
+		return MP_EXIT_NOTHING;
+	}
+	if (ctx->fatal) {
+		if (a->report_path)
+			write_report(ctx, a->report_path);
+		mp_ctx_free(ctx);
+		return MP_EXIT_NOTHING;
+	}
+	if (ctx->cmdline.disabled) {
+		mp_log(ctx, MP_LOG_NOTICE, "disabled by rd.modpreload=0 on the kernel command line");
+		mp_ctx_free(ctx);
+		return MP_EXIT_OK;
+	}
+	/* Listen before the scan, so a device that appears between the two
+	 * is heard rather than lost. */
+	if (a->opts.coldplug && !a->opts.dry_run) {
+		ctx->uevent_fd = mp_uevent_listen();
+		if (ctx->uevent_fd < 0)
+			mp_warn(ctx, "cannot listen for uevents (%s); new devices are found by a rescan",
+				mp_errno_name(-ctx->uevent_fd));
+	}
+	r = gather(ctx, a);
+	if (r == 0 && !a->opts.dry_run && a->opts.kstats)
+		(void)mp_kstats_snapshot(ctx, false);
+	if (r == 0)
+		r = a->opts.dry_run ? mp_graph_waves(&ctx->plan, ctx) : mp_sched_run(ctx);
+	if (r == 0 && !a->opts.dry_run && a->opts.kstats)
+		(void)mp_kstats_snapshot(ctx, true);
+	if (r < 0) {
+		mp_log(ctx, MP_LOG_ERR, "stopped: %s (%s)", strerror(-r), mp_errno_name(-r));
+		ctx->fatal = ctx->plan.nmods == 0;
+	}
+	if (a->report_path)
+		write_report(ctx, a->report_path);
+	mp_report_summary(ctx);
+	status = r < 0 && mp_exit_status(ctx) == MP_EXIT_OK ? MP_EXIT_SOME_FAILED : mp_exit_status(ctx);
+	/* A hung worker may still wake up and look at ctx: leave it be. */
+	if (!any_hung(ctx))
+		mp_ctx_free(ctx);
+	return status;
+}
+
+static void null_stdio(void)
+{
+	int fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+	if (fd < 0) {
+		close(STDOUT_FILENO);
+		close(STDERR_FILENO);
+		return;
+	}
+	dup2(fd, STDOUT_FILENO);
+	dup2(fd, STDERR_FILENO);
+	close(fd);
+}
+
+static void log_to(const struct mp_run_args *a, int prio, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (a->log == NULL)
+		return;
+	va_start(ap, fmt);
+	a->log(a->log_data, prio, fmt, ap);
+	va_end(ap);
+}
+
+int mp_run(const struct mp_run_args *a)
+{
+	int fds[2], status;
+	unsigned char b;
+	ssize_t n;
+	pid_t pid;
+
+	if (!a->fork_guard)
+		return run_here(a);
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return run_here(a);
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return run_here(a);
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		b = (unsigned char)run_here(a);
+		/* A hung init() keeps this process alive: let go of the
+		 * caller's output, so a shell reading it sees its end. */
+		null_stdio();
+		if (write(fds[1], &b, 1) != 1) {
+			/* the parent is gone: nobody to tell */
+		}
+		_exit(b);
+	}
+	close(fds[1]);
+	do
+		n = read(fds[0], &b, 1);
+	while (n < 0 && errno == EINTR);
+	close(fds[0]);
+	if (n == 1) {
+		/* reap it if it is already gone; if a thread is stuck in an
+		 * init(), it will be reaped by whoever inherits it */
+		(void)waitpid(pid, NULL, WNOHANG);
+		return b;
+	}
+	if (waitpid(pid, &status, 0) == pid && WIFSIGNALED(status)) {
+		log_to(a, MP_LOG_ERR, "the loader died of signal %d (%s); is an index under the "
+		       "module directory corrupt?", WTERMSIG(status), strsignal(WTERMSIG(status)));
+		return MP_EXIT_NOTHING;
+	}
+	log_to(a, MP_LOG_ERR, "the loader ended without a status");
+	return MP_EXIT_NOTHING;
+}

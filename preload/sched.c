@@ -1,0 +1,475 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The scheduler: a bounded pool of workers over the plan's graph. A module
+ * is handed to a worker as soon as everything it waits for is final
+ * (dataflow), or, with --waves, when its whole wave may start.
+ *
+ * One thread, this one, owns the plan: it hands out jobs, applies results,
+ * resolves new devices' modaliases with libkmod, and decides when a module
+ * has hung. Workers only open a file and make the syscall (load.c). They
+ * talk to us through a mutex-protected queue and an eventfd.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+struct worker {
+	struct sched *s;
+	pthread_t thread;
+	int id;
+	int job;          /* module index being loaded, -1 when idle */
+	uint64_t started; /* when that job started */
+	bool abandoned;   /* its init() hung; its result no longer counts */
+};
+
+struct sched {
+	struct mp_ctx *ctx;
+	pthread_mutex_t lock;
+	pthread_cond_t work;
+	struct mp_job *queue;          /* ready jobs, FIFO */
+	int qhead, qlen, qcap;
+	struct mp_load_result *done;   /* finished jobs, for us */
+	int ndone, capdone;
+	struct worker **workers;
+	int nworkers, capworkers;
+	int running;                   /* workers inside a job, not abandoned */
+	bool stop;
+	int efd;
+	int wave;                      /* --waves: the wave allowed to start */
+};
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct sched *s = w->s;
+
+	pthread_mutex_lock(&s->lock);
+	for (;;) {
+		struct mp_load_result res = { 0 };
+		struct mp_job job;
+		uint64_t one = 1;
+
+		while (!s->stop && s->qlen == 0)
+			pthread_cond_wait(&s->work, &s->lock);
+		if (s->stop)
+			break;
+		job = s->queue[s->qhead];
+		s->qhead = (s->qhead + 1) % s->qcap;
+		s->qlen--;
+		w->job = job.idx;
+		w->started = mp_now_ns();
+		s->running++;
+		pthread_mutex_unlock(&s->lock);
+
+		res.t_start = w->started;
+		mp_load(s->ctx, &job, &res);
+		res.t_end = mp_now_ns();
+		res.worker = w->id;
+
+		pthread_mutex_lock(&s->lock);
+		if (w->abandoned)
+			break; /* declared hung: nobody waits for this any more */
+		w->job = -1;
+		s->running--;
+		if (mp_append(&s->done, &s->ndone, &s->capdone, sizeof(res)) == 0)
+			s->done[s->ndone - 1] = res;
+		if (write(s->efd, &one, sizeof(one)) < 0) {
+			/* the counter cannot overflow here; nothing to do */
+		}
+	}
+	pthread_mutex_unlock(&s->lock);
+	return NULL;
+}
+
+static int start_worker(struct sched *s)
+{
+	struct worker *w = calloc(1, sizeof(*w));
+	pthread_attr_t attr;
+	int r;
+
+	if (w == NULL)
+		return -ENOMEM;
+	w->s = s;
+	w->job = -1;
+	w->id = s->nworkers;
+	r = mp_append(&s->workers, &s->nworkers, &s->capworkers, sizeof(*s->workers));
+	if (r < 0) {
+		free(w);
+		return r;
+	}
+	s->workers[s->nworkers - 1] = w;
+	pthread_attr_init(&attr);
+	/* workers hold no big buffers; decompression uses the heap */
+	pthread_attr_setstacksize(&attr, 64 * 1024);
+	r = pthread_create(&w->thread, &attr, worker_main, w);
+	pthread_attr_destroy(&attr);
+	if (r != 0) {
+		s->nworkers--;
+		free(w);
+		return -r;
+	}
+	return 0;
+}
+
+/* Called with the lock held. */
+static int enqueue(struct sched *s, int idx)
+{
+	struct mp_module *m = &s->ctx->plan.mods[idx];
+
+	if (s->qlen == s->qcap) {
+		int ncap = s->qcap ? s->qcap * 2 : 64, i;
+		struct mp_job *q = malloc((size_t)ncap * sizeof(*q));
+
+		if (q == NULL)
+			return -ENOMEM;
+		for (i = 0; i < s->qlen; i++)
+			q[i] = s->queue[(s->qhead + i) % s->qcap];
+		free(s->queue);
+		s->queue = q;
+		s->qcap = ncap;
+		s->qhead = 0;
+	}
+	s->queue[(s->qhead + s->qlen) % s->qcap] = (struct mp_job){
+		.idx = idx, .name = m->name, .path = m->path, .options = m->options,
+	};
+	s->qlen++;
+	m->state = MP_QUEUED;
+	pthread_cond_signal(&s->work);
+	return 0;
+}
+
+static bool may_start(const struct sched *s, const struct mp_module *m)
+{
+	return !s->ctx->opts.waves || m->wave <= s->wave;
+}
+
+/* Modules whose dependencies are all final, and (with --waves) whose wave
+ * has come, go to the queue. Called with the lock held. */
+static int release_ready(struct sched *s)
+{
+	struct mp_plan *p = &s->ctx->plan;
+	int i, r;
+
+	for (i = 0; i < p->nmods; i++) {
+		struct mp_module *m = &p->mods[i];
+
+		if (m->state == MP_PENDING && m->waiting == 0 && may_start(s, m)) {
+			r = enqueue(s, i);
+			if (r < 0)
+				return r;
+		}
+	}
+	return 0;
+}
+
+/* From scratch, for every pending module: how many of its dependencies
+ * are not final yet. New edges appear when devices do. */
+static void count_waiting(struct mp_plan *p)
+{
+	int i, j;
+
+	for (i = 0; i < p->nmods; i++) {
+		struct mp_module *m = &p->mods[i];
+
+		if (m->state != MP_PENDING)
+			continue;
+		m->waiting = 0;
+		for (j = 0; j < m->ndeps; j++)
+			if (!mp_state_done(p->mods[m->deps[j].dep].state))
+				m->waiting++;
+	}
+}
+
+/* A module reached a final state: free what waited for it. */
+static int finish(struct sched *s, int idx)
+{
+	struct mp_plan *p = &s->ctx->plan;
+	_cleanup_free_ int *ready = malloc(((size_t)p->nmods + 1) * sizeof(int));
+	int n = 0, i, r;
+
+	if (ready == NULL)
+		return -ENOMEM;
+	r = mp_graph_finish(p, idx, ready, &n);
+	for (i = 0; i < n && r == 0; i++)
+		if (may_start(s, &p->mods[ready[i]]))
+			r = enqueue(s, ready[i]);
+	return r;
+}
+
+static void log_result(struct mp_ctx *ctx, const struct mp_module *m)
+{
+	if (m->state == MP_FAILED)
+		mp_log(ctx, MP_LOG_ERR, "%s: %s: %s (%s)", m->name,
+		       m->how ? m->how : "open", strerror(m->err), mp_errno_name(m->err));
+	else
+		mp_log(ctx, MP_LOG_DEBUG, "%s: %s in %.1f ms", m->name, mp_state_name(m->state),
+		       (double)(m->t_end - m->t_start) / 1e6);
+}
+
+/* Called with the lock held. */
+static int apply_results(struct sched *s)
+{
+	struct mp_plan *p = &s->ctx->plan;
+	int i, r = 0;
+
+	for (i = 0; i < s->ndone && r == 0; i++) {
+		const struct mp_load_result *res = &s->done[i];
+		struct mp_module *m = &p->mods[res->idx];
+
+		m->state = res->state;
+		m->err = res->err;
+		m->how = res->how;
+		m->read = res->read;
+		m->worker = res->worker;
+		m->t_start = res->t_start - s->ctx->t0;
+		m->t_end = res->t_end - s->ctx->t0;
+		log_result(s->ctx, m);
+		r = finish(s, res->idx);
+	}
+	s->ndone = 0;
+	return r;
+}
+
+/* Called with the lock held. Returns ns until the next module could hang. */
+static uint64_t check_hung(struct sched *s, int *err)
+{
+	struct mp_ctx *ctx = s->ctx;
+	uint64_t limit = (uint64_t)ctx->opts.timeout_ms * 1000000u, now = mp_now_ns();
+	uint64_t next = limit;
+	int i, n = s->nworkers;
+
+	for (i = 0; i < n && *err == 0; i++) {
+		struct worker *w = s->workers[i];
+		struct mp_module *m;
+
+		if (w->job < 0 || w->abandoned)
+			continue;
+		if (now - w->started < limit) {
+			if (limit - (now - w->started) < next)
+				next = limit - (now - w->started);
+			continue;
+		}
+		m = &ctx->plan.mods[w->job];
+		m->state = MP_HUNG;
+		m->worker = w->id;
+		m->t_start = w->started - ctx->t0;
+		m->t_end = now - ctx->t0;
+		mp_log(ctx, MP_LOG_ERR, "%s: init() has not returned after %u s; "
+		       "giving up on it and what depends on it", m->name, ctx->opts.timeout_ms / 1000);
+		/* The thread stays in the kernel until init() returns; the pool
+		 * gets a new one so the rest of the plan keeps its width. */
+		w->abandoned = true;
+		s->running--;
+		*err = finish(s, w->job);
+		if (*err == 0)
+			*err = start_worker(s);
+	}
+	return next;
+}
+
+static bool all_final(const struct mp_plan *p, int wave, bool waves)
+{
+	int i;
+
+	for (i = 0; i < p->nmods; i++)
+		if (!mp_state_done(p->mods[i].state) && (!waves || p->mods[i].wave <= wave))
+			return false;
+	return true;
+}
+
+/*
+ * Nothing queued, nothing running, yet modules are not final: a bookkeeping
+ * bug, never expected. Say so and give them up rather than wait forever.
+ */
+static bool stalled(struct sched *s)
+{
+	struct mp_plan *p = &s->ctx->plan;
+	int i;
+
+	count_waiting(p);
+	if (release_ready(s) < 0 || s->qlen > 0)
+		return false;
+	for (i = 0; i < p->nmods; i++) {
+		struct mp_module *m = &p->mods[i];
+
+		if (mp_state_done(m->state))
+			continue;
+		m->state = MP_SKIPPED;
+		free(m->skip_why);
+		m->skip_why = strdup("internal error: its dependencies never finished");
+		mp_log(s->ctx, MP_LOG_ERR, "%s: %s", m->name, m->skip_why);
+	}
+	return true;
+}
+
+/* New devices: resolve them (here, in the one libkmod thread) and let the
+ * new modules in. Called with the lock held: the plan grows, and workers
+ * hold only copies of pointers to strings that do not move. */
+static int take_devices(struct sched *s, bool rescan)
+{
+	struct mp_ctx *ctx = s->ctx;
+	int before = ctx->plan.nmods, r;
+
+	r = mp_coldplug_drain(ctx);
+	if (r == -ENOBUFS || rescan) {
+		if (r == -ENOBUFS)
+			mp_log(ctx, MP_LOG_INFO, "uevents were lost; rescanning %s/devices", ctx->sysfs);
+		r = mp_coldplug_scan(ctx, MP_SRC_UEVENT);
+	}
+	if (r < 0)
+		return r;
+	if (ctx->plan.nmods == before)
+		return 0;
+	r = mp_graph_waves(&ctx->plan, ctx);
+	if (r < 0)
+		return r;
+	count_waiting(&ctx->plan);
+	return ctx->plan.nmods - before;
+}
+
+static int loop(struct sched *s)
+{
+	struct mp_ctx *ctx = s->ctx;
+	struct mp_plan *p = &ctx->plan;
+	uint64_t quiet_since = 0;
+	bool rescanned = false;
+	int r = 0;
+
+	pthread_mutex_lock(&s->lock);
+	count_waiting(p);
+	r = release_ready(s);
+	while (r == 0) {
+		struct pollfd pfd[2] = { { s->efd, POLLIN, 0 }, { ctx->uevent_fd, POLLIN, 0 } };
+		uint64_t wait_ns, buf;
+		int timeout_ms;
+
+		r = apply_results(s);
+		if (r < 0)
+			break;
+		wait_ns = check_hung(s, &r);
+		if (r < 0)
+			break;
+		if (ctx->uevent_fd >= 0) {
+			r = take_devices(s, false);
+			if (r < 0)
+				break;
+			if (r > 0) {
+				quiet_since = 0;
+				rescanned = false;
+			}
+			r = release_ready(s);
+			if (r < 0)
+				break;
+		}
+		if (ctx->opts.waves && s->qlen == 0 && s->running == 0 &&
+		    all_final(p, s->wave, true) && !all_final(p, 0, false)) {
+			s->wave++;
+			r = release_ready(s);
+			continue;
+		}
+		if (s->qlen == 0 && s->running == 0 && !all_final(p, 0, false) &&
+		    !ctx->opts.waves && stalled(s))
+			break;
+		if (s->qlen == 0 && s->running == 0 && all_final(p, 0, false)) {
+			/* Nothing left. With coldplug, wait for the devices the
+			 * last loads made to be announced, then look once more. */
+			uint64_t now = mp_now_ns();
+
+			if (ctx->uevent_fd < 0)
+				break;
+			if (quiet_since == 0)
+				quiet_since = now;
+			if (now - quiet_since >= (uint64_t)ctx->opts.settle_ms * 1000000u) {
+				if (rescanned)
+					break;
+				rescanned = true;
+				quiet_since = 0;
+				r = take_devices(s, true);
+				if (r >= 0)
+					r = release_ready(s);
+				continue;
+			}
+			if ((uint64_t)ctx->opts.settle_ms * 1000000u - (now - quiet_since) < wait_ns)
+				wait_ns = (uint64_t)ctx->opts.settle_ms * 1000000u - (now - quiet_since);
+		} else {
+			quiet_since = 0;
+		}
+		pthread_mutex_unlock(&s->lock);
+		timeout_ms = (int)(wait_ns / 1000000u) + 1;
+		if (poll(pfd, ctx->uevent_fd >= 0 ? 2 : 1, timeout_ms) > 0 && (pfd[0].revents & POLLIN))
+			(void)read(s->efd, &buf, sizeof(buf));
+		pthread_mutex_lock(&s->lock);
+	}
+	s->stop = true;
+	pthread_cond_broadcast(&s->work);
+	pthread_mutex_unlock(&s->lock);
+	return r < 0 ? r : 0;
+}
+
+static void stop_all(struct sched *s)
+{
+	pthread_mutex_lock(&s->lock);
+	s->stop = true;
+	pthread_cond_broadcast(&s->work);
+	pthread_mutex_unlock(&s->lock);
+}
+
+int mp_sched_run(struct mp_ctx *ctx)
+{
+	struct sched *s = calloc(1, sizeof(*s));
+	uint64_t t = mp_now_ns();
+	bool any_hung = false;
+	int i, r;
+
+	if (s == NULL)
+		return -ENOMEM;
+	s->ctx = ctx;
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_cond_init(&s->work, NULL);
+	s->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	r = s->efd < 0 ? -errno : mp_graph_waves(&ctx->plan, ctx);
+	for (i = 0; i < ctx->jobs && r == 0; i++)
+		r = start_worker(s);
+	if (r == 0)
+		r = loop(s);
+	else
+		stop_all(s);
+	ctx->elapsed = mp_now_ns() - t;
+
+	/* Idle workers end now. A hung one is in the kernel until its init()
+	 * returns and cannot be joined: it is detached, and s stays allocated
+	 * for it to find its lock when it wakes. The caller runs us in a
+	 * child process it does not wait for (run.c). */
+	for (i = 0; i < s->nworkers; i++) {
+		struct worker *w = s->workers[i];
+		bool hung;
+
+		pthread_mutex_lock(&s->lock);
+		hung = w->abandoned;
+		pthread_mutex_unlock(&s->lock);
+		if (hung) {
+			any_hung = true;
+			pthread_detach(w->thread);
+			continue;
+		}
+		pthread_join(w->thread, NULL);
+		free(w);
+		s->workers[i] = NULL;
+	}
+	if (any_hung)
+		return r;
+	if (s->efd >= 0)
+		close(s->efd);
+	pthread_cond_destroy(&s->work);
+	pthread_mutex_destroy(&s->lock);
+	free(s->workers);
+	free(s->queue);
+	free(s->done);
+	free(s);
+	return r;
+}

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* Small helpers every stage uses. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+void mp_closep(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+}
+
+uint64_t mp_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+char *mp_strdup_printf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int r;
+
+	va_start(ap, fmt);
+	r = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	return r < 0 ? NULL : s;
+}
+
+/* kmod treats '-' and '_' in module names as the same character; so do we,
+ * everywhere a name is compared. Aliases are left alone past the first
+ * character that cannot be in a module name, as kmod does. */
+int mp_normalize_name(const char *in, char *out, size_t outsz)
+{
+	size_t i;
+	bool in_name = true;
+
+	for (i = 0; in[i] != '\0'; i++) {
+		char c = in[i];
+
+		if (i + 1 >= outsz)
+			return -ENAMETOOLONG;
+		if (c == '[' || c == ']' || c == '*' || c == '?' || c == ':')
+			in_name = false;
+		out[i] = (in_name && c == '-') ? '_' : c;
+	}
+	if (outsz == 0)
+		return -ENAMETOOLONG;
+	out[i] = '\0';
+	return i == 0 ? -EINVAL : 0;
+}
+
+/* A request is a name or an alias, never a path: it must not be able to
+ * make us open anything outside the module directory. */
+bool mp_name_is_safe(const char *name)
+{
+	const unsigned char *p;
+
+	if (name[0] == '\0' || name[0] == '.')
+		return false;
+	if (strchr(name, '/') != NULL || strstr(name, "..") != NULL)
+		return false;
+	for (p = (const unsigned char *)name; *p; p++)
+		if (*p <= ' ' || *p == 0x7f)
+			return false;
+	return true;
+}
+
+/* Reads a whole small file (sysfs, procfs) into buf, NUL-terminated. */
+int mp_read_file(const char *path, char *buf, size_t size, size_t *len)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t n = 0;
+
+	if (fd < 0)
+		return -errno;
+	while (n + 1 < size) {
+		ssize_t r = read(fd, buf + n, size - 1 - n);
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return 0;
+}
+
+/* Grows *arrayp by one zeroed element; the new index is *n - 1. */
+int mp_append(void *arrayp, int *n, int *cap, size_t elemsz)
+{
+	void **array = arrayp;
+
+	if (*n == *cap) {
+		int ncap = *cap ? *cap * 2 : 8;
+		void *p = realloc(*array, (size_t)ncap * elemsz);
+
+		if (p == NULL)
+			return -ENOMEM;
+		*array = p;
+		*cap = ncap;
+	}
+	memset((char *)*array + (size_t)*n * elemsz, 0, elemsz);
+	(*n)++;
+	return 0;
+}
+
+void mp_logv(struct mp_ctx *ctx, int prio, const char *fmt, va_list ap)
+{
+	if (ctx->log)
+		ctx->log(ctx->log_data, prio, fmt, ap);
+}
+
+void mp_log(struct mp_ctx *ctx, int prio, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	mp_logv(ctx, prio, fmt, ap);
+	va_end(ap);
+}
+
+/* A warning is logged and kept for the report. */
+void mp_warn(struct mp_ctx *ctx, const char *fmt, ...)
+{
+	struct mp_plan *p = &ctx->plan;
+	va_list ap;
+	char *s = NULL;
+	int cap = p->nwarnings;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	if (s == NULL)
+		return;
+	mp_log(ctx, MP_LOG_WARNING, "%s", s);
+	/* warnings are few: grow one at a time */
+	if (mp_append(&p->warnings, &p->nwarnings, &cap, sizeof(char *)) < 0) {
+		free(s);
+		return;
+	}
+	p->warnings[p->nwarnings - 1] = s;
+}
+
+static const struct {
+	int err;
+	const char *name;
+} errnames[] = {
+	{ EPERM, "EPERM" }, { ENOENT, "ENOENT" }, { EINTR, "EINTR" },
+	{ EIO, "EIO" }, { ENXIO, "ENXIO" }, { E2BIG, "E2BIG" },
+	{ ENOEXEC, "ENOEXEC" }, { EBADF, "EBADF" }, { EAGAIN, "EAGAIN" },
+	{ ENOMEM, "ENOMEM" }, { EACCES, "EACCES" }, { EFAULT, "EFAULT" },
+	{ EBUSY, "EBUSY" }, { EEXIST, "EEXIST" }, { ENODEV, "ENODEV" },
+	{ EINVAL, "EINVAL" }, { ENOSPC, "ENOSPC" }, { ETXTBSY, "ETXTBSY" },
+	{ EFBIG, "EFBIG" }, { ERANGE, "ERANGE" }, { ENOSYS, "ENOSYS" },
+	{ ENAMETOOLONG, "ENAMETOOLONG" }, { ELOOP, "ELOOP" },
+	{ ENODATA, "ENODATA" }, { ETIME, "ETIME" }, { EBADMSG, "EBADMSG" },
+	{ EOVERFLOW, "EOVERFLOW" }, { EOPNOTSUPP, "EOPNOTSUPP" },
+	{ ETIMEDOUT, "ETIMEDOUT" }, { ECANCELED, "ECANCELED" },
+	{ EKEYREJECTED, "EKEYREJECTED" }, { ENOKEY, "ENOKEY" },
+	{ EXDEV, "EXDEV" }, { EPROTO, "EPROTO" },
+};
+
+const char *mp_errno_name(int err)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(errnames); i++)
+		if (errnames[i].err == err)
+			return errnames[i].name;
+	return "E?";
+}

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * LD_PRELOAD stand-in for the kernel's module loader, in the spirit of
+ * kmod's testsuite: it replaces syscall(2) for finit_module and
+ * init_module (the only two calls preload/sys.c makes) and passes every
+ * other syscall on.
+ *
+ * Environment:
+ *   MP_SHIM_SYSFS  fake sysfs: a load creates module/<name>/initstate
+ *                  ("coming" during the call, "live" after); a name
+ *                  already there answers EEXIST, as the kernel would.
+ *   MP_SHIM_LOG    file: one line per event, "<ns> start|end <name> <ret>
+ *                  <call> <params>", to check order, overlap and counts.
+ *   MP_SHIM_RULES  "name:errno:delay_ms[,...]": fail with errno (0 for
+ *                  success) after sleeping delay_ms; "*" matches any name.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+static long real_syscall6(long n, long a, long b, long c, long d, long e, long f)
+{
+	long ret;
+	register long r10 __asm__("r10") = d;
+	register long r8 __asm__("r8") = e;
+	register long r9 __asm__("r9") = f;
+
+	__asm__ volatile("syscall"
+			 : "=a"(ret)
+			 : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9)
+			 : "rcx", "r11", "memory");
+	if (ret < 0 && ret > -4096) {
+		errno = (int)-ret;
+		return -1;
+	}
+	return ret;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void normalize(char *s)
+{
+	for (; *s; s++)
+		if (*s == '-')
+			*s = '_';
+}
+
+/* finit_module: the module name is the file's, without .ko and the
+ * compression suffix. */
+static int name_from_fd(int fd, char *out, size_t n)
+{
+	char link[64], path[4096];
+	ssize_t len;
+	char *base, *dot;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	len = readlink(link, path, sizeof(path) - 1);
+	if (len < 0)
+		return -1;
+	path[len] = '\0';
+	base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	dot = strstr(base, ".ko");
+	if (dot)
+		*dot = '\0';
+	snprintf(out, n, "%s", base);
+	normalize(out);
+	return 0;
+}
+
+/* init_module: the image's .modinfo says "name=..."; finding it also
+ * proves userspace decompression produced the real module. */
+static int name_from_image(const void *image, unsigned long len, char *out, size_t n)
+{
+	const char *p = image, *end = p + len;
+
+	while ((p = memmem(p, (size_t)(end - p), "name=", 5)) != NULL) {
+		if (p == image || p[-1] == '\0') {
+			snprintf(out, n, "%.*s", (int)strnlen(p + 5, (size_t)(end - p - 5)), p + 5);
+			normalize(out);
+			return 0;
+		}
+		p += 5;
+	}
+	return -1;
+}
+
+static void rule_for(const char *name, int *err, unsigned *delay_ms)
+{
+	const char *rules = getenv("MP_SHIM_RULES");
+	char buf[4096], *save = NULL, *tok;
+
+	*err = 0;
+	*delay_ms = 0;
+	if (rules == NULL)
+		return;
+	snprintf(buf, sizeof(buf), "%s", rules);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char rname[256];
+		int e;
+		unsigned d;
+
+		if (sscanf(tok, "%255[^:]:%d:%u", rname, &e, &d) != 3)
+			continue;
+		normalize(rname);
+		if (strcmp(rname, name) == 0 || strcmp(rname, "*") == 0) {
+			*err = e;
+			*delay_ms = d;
+			return;
+		}
+	}
+}
+
+static void log_event(const char *what, const char *name, int ret, const char *call,
+		      const char *params)
+{
+	const char *path = getenv("MP_SHIM_LOG");
+	char line[1024];
+	int fd, n;
+
+	if (path == NULL)
+		return;
+	n = snprintf(line, sizeof(line), "%llu %s %s %d %s %s\n", (unsigned long long)now_ns(),
+		     what, name, ret, call, params && *params ? params : "-");
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	if (write(fd, line, (size_t)n) < 0) {
+		/* the test will see the line missing */
+	}
+	close(fd);
+}
+
+static void set_state(const char *name, const char *state)
+{
+	const char *sysfs = getenv("MP_SHIM_SYSFS");
+	char path[4096];
+	int fd;
+
+	if (sysfs == NULL)
+		return;
+	snprintf(path, sizeof(path), "%s/module", sysfs);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/module/%s", sysfs, name);
+	if (state == NULL) {
+		snprintf(path, sizeof(path), "%s/module/%s/initstate", sysfs, name);
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/module/%s", sysfs, name);
+		rmdir(path);
+		return;
+	}
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/module/%s/initstate", sysfs, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd >= 0) {
+		if (write(fd, state, strlen(state)) < 0) {
+			/* a test will notice */
+		}
+		close(fd);
+	}
+}
+
+static bool exists(const char *name)
+{
+	const char *sysfs = getenv("MP_SHIM_SYSFS");
+	char path[4096];
+
+	if (sysfs == NULL)
+		return false;
+	snprintf(path, sizeof(path), "%s/module/%s/initstate", sysfs, name);
+	return access(path, F_OK) == 0;
+}
+
+static long fake_load(const char *name, const char *params, const char *call)
+{
+	struct timespec ts;
+	unsigned delay;
+	int err;
+
+	pthread_mutex_lock(&lock);
+	if (exists(name)) {
+		pthread_mutex_unlock(&lock);
+		log_event("start", name, 0, call, params);
+		log_event("end", name, -EEXIST, call, params);
+		errno = EEXIST;
+		return -1;
+	}
+	set_state(name, "coming\n");
+	pthread_mutex_unlock(&lock);
+
+	log_event("start", name, 0, call, params);
+	rule_for(name, &err, &delay);
+	ts.tv_sec = delay / 1000;
+	ts.tv_nsec = (long)(delay % 1000) * 1000000L;
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+	pthread_mutex_lock(&lock);
+	set_state(name, err ? NULL : "live\n");
+	pthread_mutex_unlock(&lock);
+	log_event("end", name, err ? -err : 0, call, params);
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	return 0;
+}
+
+long syscall(long n, ...)
+{
+	va_list ap;
+	long a[6];
+	char name[256];
+	int i;
+
+	va_start(ap, n);
+	for (i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+
+	if (n == SYS_finit_module) {
+		if (name_from_fd((int)a[0], name, sizeof(name)) < 0) {
+			errno = EBADF;
+			return -1;
+		}
+		return fake_load(name, (const char *)a[1], (a[2] & 4) ? "finit+compressed" : "finit");
+	}
+	if (n == SYS_init_module) {
+		if (name_from_image((const void *)a[0], (unsigned long)a[1], name, sizeof(name)) < 0) {
+			errno = ENOEXEC;
+			return -1;
+		}
+		return fake_load(name, (const char *)a[2], "init");
+	}
+	return real_syscall6(n, a[0], a[1], a[2], a[3], a[4], a[5]);
+}

@@ -1,0 +1,412 @@
+#!/bin/sh
+# The modpreload CLI against fake module trees, with the LD_PRELOAD shim
+# (tests/shim/shim.c) standing in for the kernel's finit_module and
+# init_module. Assertions are on what the "kernel" saw (the shim's log and
+# its fake sysfs), and on the report where the report is the thing tested.
+#
+# Env: MP_BIN (the binary), MP_SUITE (name prefix), MP_ONLY=sched (only the
+# scheduler's cases, for the TSan build).
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+bin=${MP_BIN:?}
+suite=${MP_SUITE:-cli}
+only=${MP_ONLY:-}
+shim=$top/build/unit/shim.so
+work=$(mktemp -d "${TMPDIR:-/tmp}/mp-cli.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+t=$work/t
+
+failed=0
+check() { # description, then a command that must succeed
+	what=$1
+	shift
+	if ! "$@"; then
+		echo "  check failed: $what" >&2
+		failed=1
+	fi
+}
+
+# setup SPEC: a fresh tree (see mktree.sh), sysfs and log
+setup() {
+	rm -rf "$t"
+	mkdir -p "$t/sys/devices" "$t/sys/module"
+	printf '%b' "$1" | "$top/tests/unit/mktree.sh" "$t/root" 1.0 >/dev/null 2>"$t/mktree.err" ||
+		cat "$t/mktree.err" >&2
+	: >"$t/log"
+	: >"$t/cmdline"
+	RULES=
+}
+
+run() {
+	LD_PRELOAD=$shim MP_SHIM_SYSFS=$t/sys MP_SHIM_LOG=$t/log MP_SHIM_RULES=$RULES \
+		"$bin" -d "$t/root" -S 1.0 --sysfs "$t/sys" --cmdline "$t/cmdline" \
+		--no-default-config -C "$t/root/etc/modprobe.d" -r "$t/r.json" \
+		"$@" >"$t/out" 2>"$t/err"
+	rc=$?
+}
+
+starts() { grep -c " start $1 " "$t/log"; }
+calls() { grep -c " start " "$t/log"; }
+ok_loads() { grep -c " end [a-z_0-9]* 0 " "$t/log"; }
+t_start() { awk -v m="$1" '$2 == "start" && $3 == m { print $1; exit }' "$t/log"; }
+t_end() { awk -v m="$1" '$2 == "end" && $3 == m { print $1; exit }' "$t/log"; }
+before() { # $1 ended before $2 started
+	[ -n "$(t_end "$1")" ] && [ -n "$(t_start "$2")" ] && [ "$(t_end "$1")" -le "$(t_start "$2")" ]
+}
+state() { jq -r --arg m "$1" '.modules[] | select(.name == $m) | .state' "$t/r.json"; }
+live() { [ "$(cat "$t/sys/module/$1/initstate" 2>/dev/null)" = live ]; }
+eq() { [ "$1" = "$2" ] || { echo "    got '$1', want '$2'" >&2; return 1; }; }
+
+# --- the cases ---
+
+# A chain with softdeps: everything loads once, in order.
+t_basic() {
+	setup 'a\nb a\nc b pre=d post=e\nd\ne\n'
+	run c
+	check "exit 0" eq "$rc" 0
+	check "5 calls" eq "$(calls)" 5
+	check "5 live" eq "$(ok_loads)" 5
+	for m in a b c d e; do check "$m live" live $m; done
+	check "a before b" before a b
+	check "b before c" before b c
+	check "pre d before c" before d c
+	check "c before post e" before c e
+	check "report: c loaded" eq "$(state c)" loaded
+	check "report: wave of c" eq "$(jq '.modules[] | select(.name=="c") | .wave' "$t/r.json")" 2
+}
+
+# The storm: the same module asked for hundreds of times, by name, by
+# alias with '-' for '_', and through dependencies: one load each.
+t_duplicates() {
+	setup 'base\nmid base\ntop mid alias=my-top-alias\nother base\n'
+	set --
+	i=0
+	while [ $i -lt 100 ]; do
+		set -- "$@" top my-top-alias my_top_alias other
+		i=$((i + 1))
+	done
+	run "$@"
+	check "exit 0" eq "$rc" 0
+	check "4 calls" eq "$(calls)" 4
+	for m in base mid top other; do check "$m once" eq "$(starts $m)" 1; done
+	check "requests" eq "$(jq .requests.total "$t/r.json")" 400
+	check "unique" eq "$(jq .unique "$t/r.json")" 4
+	# 300 top-ish requests cover top, mid, base; 100 cover other, base
+	check "collapsed" eq "$(jq .duplicates_collapsed "$t/r.json")" $((299 * 3 + 99 + 100))
+	check "bytes not read > 0" [ "$(jq .bytes_not_read "$t/r.json")" -gt 0 ]
+}
+
+# A failing init(): only its dependents are skipped, the rest loads, the
+# exit status and the report say so, and the message names module and errno.
+t_failure() {
+	setup 'a\nb a\nc b post=e\nd a\ne\nf\n'
+	RULES=b:19:0
+	run c d f
+	check "exit 1" eq "$rc" 1
+	check "b tried once" eq "$(starts b)" 1
+	check "c never tried" eq "$(starts c)" 0
+	for m in a d e f; do check "$m live" live $m; done
+	check "report b failed" eq "$(state b)" failed
+	check "report b errno" eq "$(jq -r '.modules[] | select(.name=="b") | .error' "$t/r.json")" ENODEV
+	check "report c skipped" eq "$(state c)" skipped
+	check "message names b" grep -q "failed: b: No such device (ENODEV)" "$t/err"
+	check "message says why c" grep -q "skipped: c: depends on b, which failed (ENODEV)" "$t/err"
+}
+
+# An init() that never returns: we give up on it after --timeout, skip its
+# dependents, load the rest, and return.
+t_hang() {
+	setup 'a\nhang a\nkid hang\nfree a\n'
+	RULES=hang:0:30000
+	start=$(date +%s)
+	run -t 1 -j 1 kid free
+	took=$(($(date +%s) - start))
+	check "exit 1" eq "$rc" 1
+	check "returned within the timeout" [ "$took" -le 5 ]
+	check "free loaded (the pool got a new worker)" live free
+	check "kid never tried" eq "$(starts kid)" 0
+	check "report hung" eq "$(state hang)" hung
+	check "report kid skipped" eq "$(state kid)" skipped
+	check "message names it" grep -q "hung: hang" "$t/err"
+}
+
+# Already live and builtin modules are counted, not loaded.
+t_live_builtin() {
+	setup 'a\nb a\nc builtin\n'
+	mkdir -p "$t/sys/module/a" && echo live >"$t/sys/module/a/initstate"
+	run b c
+	check "exit 0" eq "$rc" 0
+	check "only b loaded" eq "$(calls)" 1
+	check "a live" eq "$(state a)" live
+	check "c builtin" eq "$(state c)" builtin
+	check "counts" eq "$(jq -c '[.counts.loaded,.counts.live,.counts.builtin]' "$t/r.json")" "[1,1,1]"
+}
+
+# Someone else is loading our module (initstate "coming"): wait for it,
+# never call finit_module for it.
+t_other_loader() {
+	setup 'a\nb a\n'
+	mkdir -p "$t/sys/module/a" && echo coming >"$t/sys/module/a/initstate"
+	(sleep 0.5 && echo live >"$t/sys/module/a/initstate") &
+	run b
+	wait
+	check "exit 0" eq "$rc" 0
+	check "a never called" eq "$(starts a)" 0
+	check "b loaded after a went live" eq "$(starts b)" 1
+	check "a live by someone else" eq "$(state a)" live
+}
+
+# Options from modprobe.d and from the kernel command line reach the call.
+t_options() {
+	setup 'p opt=x=1+y=two\nq\n'
+	echo 'q.z=3 p.w="a b" rd.modpreload.modules=q' >"$t/cmdline"
+	run p
+	check "exit 0" eq "$rc" 0
+	check "p params" grep -q ' start p 0 finit x=1 y=two w="a b"$' "$t/log"
+	check "q from cmdline, with its param" grep -q ' start q 0 finit z=3$' "$t/log"
+	check "by source" eq "$(jq -c '[.requests.by_source.argument,.requests.by_source.cmdline]' "$t/r.json")" "[1,1]"
+}
+
+# modprobe.d's blacklist stops aliases, not names; modprobe.blacklist= too;
+# module_blacklist= (the kernel refuses those) stops everything.
+t_blacklist() {
+	setup 'a alias=alias-a\nb alias=alias-b\nc\nd c\n'
+	echo 'blacklist a' >"$t/root/etc/modprobe.d/bl.conf"
+	echo 'modprobe.blacklist=b module_blacklist=c' >"$t/cmdline"
+	run alias-a alias-b
+	check "exit 0 (nothing to load is fine)" eq "$rc" 0
+	check "no calls" eq "$(calls)" 0
+	check "blacklisted" eq "$(jq .requests.blacklisted "$t/r.json")" 2
+	run a d
+	check "a by name loads" eq "$(starts a)" 1
+	check "c never called" eq "$(starts c)" 0
+	check "c excluded" eq "$(state c)" skipped
+	check "d skipped because of c" eq "$(state d)" skipped
+	check "exit 1: d could not load" eq "$rc" 1
+}
+
+# A softdep cycle is broken with a warning; both load once.
+t_softdep_cycle() {
+	setup 'x pre=y\ny pre=x\n'
+	run x
+	check "exit 0" eq "$rc" 0
+	check "2 calls" eq "$(calls)" 2
+	check "warning" grep -q "softdep cycle" "$t/err"
+	check "warning in report" eq "$(jq '.warnings | length' "$t/r.json")" 1
+}
+
+# A softdep that fails never fails its module.
+t_softdep_fails() {
+	setup 'main pre=pre post=post\npre\npost\n'
+	RULES=pre:22:0
+	run main
+	check "main loaded" live main
+	check "post loaded" live post
+	check "pre failed" eq "$(state pre)" failed
+	check "exit 1: pre did fail" eq "$rc" 1
+}
+
+# Compressed modules: userspace decompression when the kernel cannot, the
+# kernel's own when /sys/module/compression says it can.
+t_compressed() {
+	setup 'z comp=zstd\nx comp=xz\nplain\n'
+	run z x plain
+	check "exit 0" eq "$rc" 0
+	check "zstd via init_module" grep -q ' start z 0 init ' "$t/log"
+	check "xz via init_module" grep -q ' start x 0 init ' "$t/log"
+	check "plain via finit" grep -q ' start plain 0 finit ' "$t/log"
+	check "3 live" eq "$(ok_loads)" 3
+	setup 'z comp=zstd\nx comp=xz\n'
+	echo xz >"$t/sys/module/compression"
+	run z x
+	check "xz handed to the kernel" grep -q ' start x 0 finit+compressed ' "$t/log"
+	check "zstd still in userspace" grep -q ' start z 0 init ' "$t/log"
+}
+
+# --waves: no module of a wave starts before the previous wave ended.
+t_waves() {
+	setup 'a\nb\nc a\nd b\ne c\n'
+	RULES=a:0:300,d:0:100
+	run --waves -j 4 e d
+	check "exit 0" eq "$rc" 0
+	check "wave 0 (a) before wave 1 (d)" before a d
+	check "wave 1 (c) after a" before a c
+	setup 'a\nb\nc a\nd b\ne c\n'
+	RULES=a:0:300,d:0:100
+	run -j 4 e d
+	check "dataflow: d starts before a ends" [ "$(t_start d)" -lt "$(t_end a)" ]
+	check "mode" eq "$(jq -r .mode "$t/r.json")" dataflow
+}
+
+# Independent modules overlap; -j bounds how many run at once.
+t_parallel() {
+	spec=
+	for i in 0 1 2 3 4 5 6 7; do spec="${spec}p$i\n"; done
+	setup "$spec"
+	RULES='*:0:200'
+	run -j 3 p0 p1 p2 p3 p4 p5 p6 p7
+	check "exit 0" eq "$rc" 0
+	max=$(sort -n "$t/log" | awk '$2=="start"{n++} $2=="end"{n--} n>m{m=n} END{print m}')
+	check "at most 3 at once" [ "$max" -le 3 ]
+	check "really parallel" [ "$max" -ge 2 ]
+}
+
+# A name not in the tree: error naming it, exit 1, the rest loads.
+t_missing() {
+	setup 'a\n'
+	run nosuch a
+	check "exit 1" eq "$rc" 1
+	check "a loaded" live a
+	check "message" grep -q "nosuch: module not found" "$t/err"
+	check "report" eq "$(jq -r '.requests.missing_names[0]' "$t/r.json")" nosuch
+}
+
+# Names that look like paths never reach the indexes; a symlink in the
+# tree pointing outside it is not followed.
+t_paths() {
+	setup 'a\nb\n'
+	run ../../a /tmp/x.ko a..b a
+	check "exit 0: refused names are not failures of modules" eq "$rc" 0
+	check "refused 3" eq "$(jq .requests.refused "$t/r.json")" 3
+	check "a loaded" live a
+	setup 'a\nb\n'
+	d=$t/root/lib/modules/1.0/kernel/test
+	cp "$d/b.ko" "$work/outside.ko"
+	rm "$d/b.ko"
+	ln -s "$work/outside.ko" "$d/b.ko"
+	run b
+	check "b refused" eq "$(state b)" failed
+	check "b never called" eq "$(starts b)" 0
+	check "exit 1" eq "$rc" 1
+}
+
+# A corrupt or missing modules.dep.bin: a clear error, exit 3, no crash.
+t_bad_index() {
+	setup 'a\n'
+	dep=$t/root/lib/modules/1.0/modules.dep.bin
+	head -c $(($(stat -c %s "$dep") / 2)) "$dep" >"$dep.cut" && mv "$dep.cut" "$dep"
+	run a
+	check "truncated: exit 3" eq "$rc" 3
+	check "names the file" grep -q "modules.dep.bin: corrupt" "$t/err"
+	rm "$dep"
+	run a
+	check "missing: exit 3" eq "$rc" 3
+	check "says missing" grep -q "modules.dep.bin: missing" "$t/err"
+	check "no calls" eq "$(calls)" 0
+	setup 'a alias=x\nb\n'
+	al=$t/root/lib/modules/1.0/modules.alias.bin
+	head -c $(($(stat -c %s "$al") - 3)) "$al" >"$al.cut" && mv "$al.cut" "$al"
+	run x b
+	check "bad alias index: b still loads" live b
+	check "bad alias index: warned" grep -q "modules.alias.bin: corrupt" "$t/err"
+	run -d "$work/nowhere" a
+	check "no module dir: exit 3" eq "$rc" 3
+}
+
+# The dry run loads nothing, needs nothing, and prints the plan as JSON.
+t_dry_run() {
+	setup 'a\nb a\nc b\n'
+	LD_PRELOAD=$shim MP_SHIM_LOG=$t/log "$bin" -n -d "$t/root" -S 1.0 --sysfs "$t/sys" \
+		--cmdline '' --no-default-config c >"$t/out" 2>"$t/err"
+	rc=$?
+	check "exit 0" eq "$rc" 0
+	check "no calls" eq "$(calls)" 0
+	check "planned" eq "$(jq -r '[.modules[].state] | unique | join(",")' "$t/out")" planned
+	check "waves" eq "$(jq -c '[.waves[].modules]' "$t/out")" '[["a"],["b"],["c"]]'
+	check "why" eq "$(jq -r '.modules[] | select(.name=="a") | .why' "$t/out")" "dependency of c"
+	check "critical path" eq "$(jq -c .critical_path.modules "$t/out")" '["a","b","c"]'
+}
+
+# Coldplug of a fake sysfs: 16 "CPUs" with the same modalias, devices in a
+# modalias file-less uevent: one load per module.
+t_coldplug() {
+	setup 'cpumod alias=cpu:type:x86,ven*fam*mod*:feature:*0001*\nplat alias=platform:thing\n'
+	i=0
+	while [ $i -lt 16 ]; do
+		mkdir -p "$t/sys/devices/system/cpu/cpu$i"
+		printf 'DRIVER=processor\nMODALIAS=cpu:type:x86,ven0000fam0006mod003F:feature:,0000,0001,0002\n' \
+			>"$t/sys/devices/system/cpu/cpu$i/uevent"
+		i=$((i + 1))
+	done
+	mkdir -p "$t/sys/devices/platform/thing.0" "$t/sys/devices/platform/other"
+	echo 'MODALIAS=platform:thing' >"$t/sys/devices/platform/thing.0/uevent"
+	echo 'MODALIAS=platform:nobody' >"$t/sys/devices/platform/other/uevent"
+	ln -s ../../devices "$t/sys/devices/platform/loop"
+	run --coldplug --settle-ms 50
+	check "exit 0" eq "$rc" 0
+	check "2 calls" eq "$(calls)" 2
+	check "coldplug requests" eq "$(jq .requests.by_source.coldplug "$t/r.json")" 18
+	check "unmatched" eq "$(jq .requests.unmatched "$t/r.json")" 1
+	check "collapsed" eq "$(jq .duplicates_collapsed "$t/r.json")" 15
+}
+
+# The kernel's statistics before and after, and the delta.
+t_kstats() {
+	setup 'a\n'
+	mkdir -p "$t/sys/kernel/debug/modules"
+	cp "$top/tests/data/kstats-clean.txt" "$t/sys/kernel/debug/modules/stats"
+	run a
+	check "before" eq "$(jq '.kernel_stats.before["Mods ever loaded"]' "$t/r.json")" 66
+	check "delta 0" eq "$(jq '.kernel_stats.delta["Failed becoming bytes"]' "$t/r.json")" 0
+	run --no-kstats a
+	check "--no-kstats" eq "$(jq .kernel_stats "$t/r.json")" null
+}
+
+# Config files, the kernel command line switch, usage errors.
+t_config_usage() {
+	setup 'a\nb\nc\n'
+	printf '# list\na\n\n b \nnot a name\n' >"$t/list.conf"
+	run -c "$t/list.conf"
+	check "a and b from config" eq "$(calls)" 2
+	check "bad line warned" grep -q "list.conf:5: not a module name" "$t/err"
+	check "by source" eq "$(jq .requests.by_source.config "$t/r.json")" 2
+	echo 'rd.modpreload=0' >"$t/cmdline"
+	run c
+	check "rd.modpreload=0: exit 0" eq "$rc" 0
+	check "rd.modpreload=0: nothing" eq "$(starts c)" 0
+	"$bin" -j 0 a >/dev/null 2>&1
+	check "bad -j: exit 2" eq "$?" 2
+	"$bin" --bogus >/dev/null 2>&1
+	check "bad option: exit 2" eq "$?" 2
+	"$bin" --help | grep -q -- --coldplug
+	check "--help" eq "$?" 0
+}
+
+# A fan-out of 64 on one base, under load: all once, base first.
+t_fanout() {
+	spec='base\n'
+	i=0
+	names=
+	while [ $i -lt 64 ]; do
+		spec="${spec}fan$i base\n"
+		names="$names fan$i"
+		i=$((i + 1))
+	done
+	setup "$spec"
+	RULES='base:0:50'
+	# shellcheck disable=SC2086
+	run -j 8 $names $names
+	check "exit 0" eq "$rc" 0
+	check "65 calls" eq "$(calls)" 65
+	check "base first" [ "$(sort -n "$t/log" | awk '$2=="start"{print $3; exit}')" = base ]
+	check "one wave after base" eq "$(jq '.waves | length' "$t/r.json")" 2
+}
+
+cases="basic:sched duplicates:sched failure:sched hang:sched live_builtin other_loader:sched
+options blacklist softdep_cycle softdep_fails:sched compressed waves:sched parallel:sched
+missing paths bad_index dry_run coldplug:sched kstats config_usage fanout:sched"
+
+for c in $cases; do
+	name=${c%%:*}
+	tag=${c#"$name"}
+	[ -n "$only" ] && [ "$tag" != ":$only" ] && continue
+	failed=0
+	"t_$name"
+	if [ $failed = 0 ] && ! grep -q -e 'ERROR: AddressSanitizer' -e 'runtime error' \
+		-e 'WARNING: ThreadSanitizer' "$t/err" 2>/dev/null; then
+		echo "PASS: $suite/$name"
+	else
+		echo "FAIL: $suite/$name"
+		sed 's/^/    | /' "$t/err" 2>/dev/null | head -20 >&2
+	fi
+done

@@ -1,0 +1,31 @@
+#!/bin/sh
+# Unit tests: the C tests (ASan/UBSan) and the CLI against the finit_module
+# shim (ASan/UBSan, and the scheduler's cases again under TSan).
+# Prints PASS:/FAIL: lines; tests/run.sh counts them.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+b=$top/build
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/mp-unit.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:verify_asan_link_order=0
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:report_signal_unsafe=0
+
+# data for the decompression tests: a real ELF, compressed three ways,
+# truncated, and a zstd frame header over garbage
+head -c 400000 "$b/asan/modpreload" >"$tmp/payload"
+zstd -q -k -19 "$tmp/payload" -o "$tmp/payload.zst"
+xz -k -c "$tmp/payload" >"$tmp/payload.xz"
+gzip -n -c "$tmp/payload" >"$tmp/payload.gz"
+for s in zst xz gz; do
+	size=$(stat -c %s "$tmp/payload.$s")
+	head -c $((size / 2)) "$tmp/payload.$s" >"$tmp/payload.cut.$s"
+done
+{ printf '\050\265\057\375'; head -c 5000 /dev/urandom; } >"$tmp/payload.bad.zst"
+printf 'a\nb a\nc b alias=foo-bar\n' | "$top/tests/unit/mktree.sh" "$tmp/tree" 1.0
+
+"$b/unit/test_graph" || echo "FAIL: graph (exit $?)"
+"$b/unit/test_parse" "$top/tests/data" "$tmp" || echo "FAIL: parse (exit $?)"
+
+MP_BIN=$b/asan/modpreload MP_SUITE=cli "$top/tests/unit/cli.sh"
+MP_BIN=$b/tsan/modpreload MP_SUITE=cli-tsan MP_ONLY=sched "$top/tests/unit/cli.sh"

@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* The graph on made-up plans: waves, cycles, critical path, propagation. */
+#include <stdlib.h>
+
+#include "internal.h"
+#define T_SUITE "graph"
+#include "t.h"
+
+static struct mp_ctx *new_ctx(void)
+{
+	return calloc(1, sizeof(struct mp_ctx));
+}
+
+static int node(struct mp_plan *p, const char *name)
+{
+	int idx = -1;
+
+	CHECK(mp_graph_add(p, name, &idx) == 0);
+	return idx;
+}
+
+static void free_ctx(struct mp_ctx *ctx)
+{
+	mp_plan_free(&ctx->plan);
+	free(ctx);
+}
+
+/* a <- b <- c, a <- d: waves 0,1,2 and 1 */
+static void waves_chain(void)
+{
+	struct mp_ctx *ctx = new_ctx();
+	struct mp_plan *p = &ctx->plan;
+	int a = node(p, "a"), b = node(p, "b"), c = node(p, "c"), d = node(p, "d");
+
+	mp_graph_depend(p, b, a, false);
+	mp_graph_depend(p, c, b, false);
+	mp_graph_depend(p, d, a, false);
+	CHECK(mp_graph_waves(p, ctx) == 0);
+	CHECK(p->mods[a].wave == 0);
+	CHECK(p->mods[b].wave == 1);
+	CHECK(p->mods[c].wave == 2);
+	CHECK(p->mods[d].wave == 1);
+	CHECK(p->nwarnings == 0);
+	free_ctx(ctx);
+}
+
+/* The same edge twice stays one edge; hard wins over soft. */
+static void edges_dedup(void)
+{
+	struct mp_ctx *ctx = new_ctx();
+	struct mp_plan *p = &ctx->plan;
+	int a = node(p, "a"), b = node(p, "b");
+
+	mp_graph_depend(p, b, a, true);
+	mp_graph_depend(p, b, a, false);
+	mp_graph_depend(p, b, a, true);
+	mp_graph_depend(p, a, a, false);
+	CHECK(p->mods[b].ndeps == 1);
+	CHECK(!p->mods[b].deps[0].soft);
+	CHECK(p->mods[a].nusers == 1);
+	CHECK(p->mods[a].ndeps == 0);
+	free_ctx(ctx);
+}
+
+/* Softdep cycle: a pre: b, b pre: a. One soft edge goes, with a warning. */
+static void soft_cycle_broken(void)
+{
+	struct mp_ctx *ctx = new_ctx();
+	struct mp_plan *p = &ctx->plan;
+	int a = node(p, "a"), b = node(p, "b"), c = node(p, "c");
+
+	mp_graph_depend(p, a, b, true);
+	mp_graph_depend(p, b, a, true);
+	mp_graph_depend(p, c, a, false);
+	CHECK(mp_graph_waves(p, ctx) == 0);
+	CHECK(p->nwarnings == 1);
+	CHECK(p->nwarnings == 1 && strstr(p->warnings[0], "softdep cycle") != NULL);
+	CHECK(p->mods[a].ndeps + p->mods[b].ndeps == 1);
+	CHECK(p->mods[c].wave == p->mods[a].wave + 1);
+	free_ctx(ctx);
+}
+
+/* A cycle mixing hard and soft edges loses the soft one. */
+static void mixed_cycle_keeps_hard(void)
+{
+	struct mp_ctx *ctx = new_ctx();
+	struct mp_plan *p = &ctx->plan;
+	int a = node(p, "a"), b = node(p, "b"), c = node(p, "c");
+
+	mp_graph_depend(p, b, a, false); /* b needs a */
+	mp_graph_depend(p, c, b, false); /* c needs b */
+	mp_graph_depend(p, a, c, true);  /* a softdep pre: c */
+	CHECK(mp_graph_waves(p, ctx) == 0);
+	CHECK(p->mods[a].ndeps == 0);
+	CHECK(p->mods[b].ndeps == 1 && p->mods[c].ndeps == 1);
+	CHECK(p->mods[c].wave == 2);
+	free_ctx(ctx);
+}
+
+/* A hard-only cycle (corrupt index) is still broken, never looped on. */
+static void hard_cycle_broken(void)
+{
+	struct mp_ctx *ctx = new_ctx();
+	struct mp_plan *p = &ctx->plan;
+	int a = node(p, "a"), b = node(p, "b"), c = node(p, "c");
+
+	mp_graph_depend(p, a, b, false);
+	mp_graph_depend(p, b, c, false);
+	mp_graph_depend(p, c, a, false);
+	CHECK(mp_graph_waves(p, ctx) == 0);
+	CHECK(p->nwarnings == 1 && strstr(p->warnings[0], "dependency cycle") != NULL);
+	CHECK(p->mods[a].ndeps + p->mods[b].ndeps + p->mods[c].ndeps == 2);
+	free_ctx(ctx);
+}
+
+/* Critical path follows measured time, not depth. */
+static void critical_path_by_time(void)
+{
+	struct mp_ctx *ctx = new_ctx();
+	struct mp_plan *p = &ctx->plan;
+	int a = node(p, "a"), b = node(p, "b"), c = node(p, "c"), d = node(p, "d");
+	int chain[8], len;
+	uint64_t ns;
+
+	/* a(10) <- b(10) <- c(10);  d(100) alone */
+	mp_graph_depend(p, b, a, false);
+	mp_graph_depend(p, c, b, false);
+	p->mods[a].t_end = 10;
+	p->mods[b].t_start = 10;
+	p->mods[b].t_end = 20;
+	p->mods[c].t_start = 20;
+	p->mods[c].t_end = 30;
+	p->mods[d].t_end = 100;
+	CHECK(mp_graph_waves(p, ctx) == 0);
+	CHECK(mp_graph_critical_path(p, chain, &len, &ns) == 0);
+	CHECK(len == 1 && chain[0] == d && ns == 100);
+
+	p->mods[d].t_end = 20;
+	CHECK(mp_graph_critical_path(p, chain, &len, &ns) == 0);
+	CHECK(len == 3 && chain[0] == a && chain[1] == b && chain[2] == c && ns == 30);
+	free_ctx(ctx);
+}
+
+/* Before anything ran, the critical path is the deepest chain. */
+static void critical_path_dry(void)
+{
+	struct mp_ctx *ctx = new_ctx();
+	struct mp_plan *p = &ctx->plan;
+	int x = node(p, "x"), a = node(p, "a"), b = node(p, "b"), c = node(p, "c");
+	int chain[8], len;
+	uint64_t ns;
+
+	mp_graph_depend(p, b, a, false);
+	mp_graph_depend(p, c, b, false);
+	(void)x;
+	CHECK(mp_graph_waves(p, ctx) == 0);
+	CHECK(mp_graph_critical_path(p, chain, &len, &ns) == 0);
+	CHECK(len == 3 && chain[2] == c && ns == 0);
+	free_ctx(ctx);
+}
+
+/*
+ * Failure propagation: base fails; hard users are skipped transitively,
+ * a soft user still becomes ready, and unrelated modules are untouched.
+ */
+static void finish_propagates(void)
+{
+	struct mp_ctx *ctx = new_ctx();
+	struct mp_plan *p = &ctx->plan;
+	int base = node(p, "base"), kid = node(p, "kid"), grandkid = node(p, "grandkid");
+	int soft = node(p, "soft"), other = node(p, "other"), both = node(p, "both");
+	int ready[16], n = 0;
+
+	mp_graph_depend(p, kid, base, false);
+	mp_graph_depend(p, grandkid, kid, false);
+	mp_graph_depend(p, soft, base, true);
+	mp_graph_depend(p, both, other, false);
+	mp_graph_depend(p, both, soft, false);
+	CHECK(mp_graph_waves(p, ctx) == 0);
+	p->mods[kid].waiting = 1;
+	p->mods[grandkid].waiting = 1;
+	p->mods[soft].waiting = 1;
+	p->mods[both].waiting = 2;
+
+	p->mods[base].state = MP_FAILED;
+	p->mods[base].err = 19;
+	CHECK(mp_graph_finish(p, base, ready, &n) == 0);
+	CHECK(p->mods[kid].state == MP_SKIPPED);
+	CHECK(p->mods[grandkid].state == MP_SKIPPED);
+	CHECK_STR(p->mods[kid].skip_why, "depends on base, which failed (ENODEV)");
+	CHECK_STR(p->mods[grandkid].skip_why, "depends on kid, which was skipped");
+	CHECK(n == 1 && ready[0] == soft);
+	CHECK(p->mods[other].state == MP_PENDING);
+
+	n = 0;
+	p->mods[soft].state = MP_LOADED;
+	CHECK(mp_graph_finish(p, soft, ready, &n) == 0);
+	CHECK(n == 0 && p->mods[both].waiting == 1);
+	p->mods[other].state = MP_HUNG;
+	CHECK(mp_graph_finish(p, other, ready, &n) == 0);
+	CHECK(p->mods[both].state == MP_SKIPPED);
+	CHECK_STR(p->mods[both].skip_why, "depends on other, whose init() hung");
+	free_ctx(ctx);
+}
+
+/* A wide fan-out: 64 users of one base are all wave 1 and all released at once. */
+static void fanout_release(void)
+{
+	struct mp_ctx *ctx = new_ctx();
+	struct mp_plan *p = &ctx->plan;
+	int base = node(p, "base"), i, ready[80], n = 0;
+	char name[16];
+
+	for (i = 0; i < 64; i++) {
+		int k;
+
+		snprintf(name, sizeof(name), "fan%02d", i);
+		k = node(p, name);
+		mp_graph_depend(p, k, base, false);
+		p->mods[k].waiting = 1;
+	}
+	CHECK(mp_graph_waves(p, ctx) == 0);
+	for (i = 1; i <= 64; i++)
+		CHECK(p->mods[i].wave == 1);
+	p->mods[base].state = MP_LIVE;
+	CHECK(mp_graph_finish(p, base, ready, &n) == 0);
+	CHECK(n == 64);
+	free_ctx(ctx);
+}
+
+int main(void)
+{
+	RUN(waves_chain);
+	RUN(edges_dedup);
+	RUN(soft_cycle_broken);
+	RUN(mixed_cycle_keeps_hard);
+	RUN(hard_cycle_broken);
+	RUN(critical_path_by_time);
+	RUN(critical_path_dry);
+	RUN(finish_propagates);
+	RUN(fanout_release);
+	return t_failed ? 1 : 0;
+}
