@@ -29,9 +29,17 @@ CORE := util strmap cmdline confparse uevent index ctx request coldplug plan gra
 CORE_SRC := $(CORE:%=preload/%.c)
 HDRS := $(wildcard preload/*.h)
 
-.PHONY: all libs check unit vmtest fuzz fuzz-smoke demo bench install clean distclean deps shellcheck
+.PHONY: all libs check unit vmtest fuzz fuzz-smoke demo bench install install-core clean distclean deps shellcheck
 
-all: $(B)/modpreload
+# Each shipped part adds its own targets to EXTRA_ALL / EXTRA_INSTALL.
+EXTRA_ALL :=
+EXTRA_INSTALL :=
+EXTRA_UNIT :=
+-include init/init.mk
+-include dracut-module/dracut.mk
+-include mkinitcpio-hook/mkinitcpio.mk
+
+all: $(B)/modpreload $(EXTRA_ALL)
 
 libs: $(B)/libs/.done
 $(B)/libs/.done: scripts/build-libs.sh scripts/apt.sh
@@ -78,6 +86,27 @@ $(B)/unit/shim.so: tests/shim/shim.c
 	$(CC) -std=gnu11 -Wall -Wextra -O1 -shared -fPIC -o $@ $< -lpthread
 
 UNIT_BINS := $(B)/unit/test_graph $(B)/unit/test_parse $(B)/unit/shim.so \
-	$(B)/asan/modpreload $(B)/tsan/modpreload
+	$(B)/asan/modpreload $(B)/tsan/modpreload $(EXTRA_UNIT)
 unit: $(UNIT_BINS)
-	tests/unit/run.sh
+	tests/run.sh unit
+
+# --- everything: installs its own dependencies, then every suite ---
+deps:
+	scripts/deps.sh
+check: deps
+	$(MAKE) all $(UNIT_BINS) $(FUZZERS:%=$(B)/fuzz/fuzz_%)
+	tests/run.sh
+vmtest: all
+	tests/run.sh vm
+
+# --- fuzzing (libFuzzer) ---
+FUZZERS := cmdline conf uevent kstats index
+FUZZ_SRC := $(addprefix preload/,util.c strmap.c cmdline.c confparse.c uevent.c kstats.c index.c)
+FUZZ_SECONDS ?= 60
+$(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CLANG) $(CFLAGS_COMMON) -g -O1 -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_SRC)
+fuzz: $(FUZZERS:%=$(B)/fuzz/fuzz_%)
+	tests/fuzz/run.sh $(FUZZ_SECONDS)
+fuzz-smoke: $(FUZZERS:%=$(B)/fuzz/fuzz_%)
+	tests/fuzz/run.sh 10

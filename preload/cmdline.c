@@ -112,8 +112,14 @@ static int add_option(struct mp_cmdline *c, const char *key, const char *value)
 		return 0;
 	memcpy(module, key, (size_t)(dot - key));
 	module[dot - key] = '\0';
-	if (mp_normalize_name(module, module, sizeof(module)) < 0)
-		return 0;
+	/* what the kernel would take for a module name, or not an option */
+	for (char *q = module; *q; q++) {
+		if (*q == '-')
+			*q = '_';
+		else if (!((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') ||
+			   (*q >= '0' && *q <= '9') || *q == '_'))
+			return 0;
+	}
 	if (mp_append(&c->options, &c->noptions, &cap, sizeof(*o)) < 0)
 		return -ENOMEM;
 	o = &c->options[c->noptions - 1];

@@ -18,7 +18,7 @@ fetch() { # package -> prints the unpacked directory
 	dir=$src/$1
 	if [ ! -d "$dir" ]; then
 		(cd "$src" && "$top/scripts/apt.sh" apt-get -q source --download-only "$1/bookworm" >&2)
-		dsc=$(ls "$src/$1"_*.dsc | head -n 1)
+		dsc=$(find "$src" -maxdepth 1 -name "$1_*.dsc" | head -n 1)
 		dpkg-source --no-check -x "$dsc" "$dir.tmp" >&2
 		mv "$dir.tmp" "$dir"
 	fi

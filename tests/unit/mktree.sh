@@ -25,7 +25,7 @@ while read -r line; do
 	set -- $line
 	name=$1
 	shift
-	calls= aliases= pre= post= builtin= comp=
+	calls='' aliases='' pre='' post='' builtin='' comp=''
 	for w in "$@"; do
 		case $w in
 		alias=*) aliases="$aliases\\0alias=${w#alias=}" ;;

@@ -1,0 +1,19 @@
+#!/bin/sh
+# Runs every libFuzzer target for SECONDS each, from the seed corpus plus
+# what earlier runs found (kept in build/fuzz/corpus). Prints PASS:/FAIL:.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+secs=${1:-60}
+for t in cmdline conf uevent kstats index; do
+	work=$top/build/fuzz/corpus/$t
+	mkdir -p "$work"
+	log=$top/build/fuzz/$t.log
+	if "$top/build/fuzz/fuzz_$t" -max_total_time="$secs" -max_len=65536 -timeout=10 \
+		-rss_limit_mb=2048 -artifact_prefix="$top/build/fuzz/$t-" \
+		"$work" "$top/tests/fuzz/corpus/$t" >"$log" 2>&1; then
+		echo "PASS: fuzz/$t ($(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$log") runs)"
+	else
+		echo "FAIL: fuzz/$t: see $log"
+		tail -30 "$log" >&2
+	fi
+done
