@@ -72,9 +72,21 @@ $(B)/asan/modpreload: $(CORE:%=$(B)/asan/%.o) $(B)/asan/main.o
 $(B)/tsan/modpreload: $(CORE:%=$(B)/tsan/%.o) $(B)/tsan/main.o
 	$(CC) $(TSAN) -o $@ $^ $(TEST_LIBS)
 
+# --- install ---
+install: install-core $(EXTRA_INSTALL)
+install-core: $(B)/modpreload
+	install -D -m 0755 $(B)/modpreload $(DESTDIR)$(SBINDIR)/modpreload
+	install -D -m 0644 preload/modpreload.8 $(DESTDIR)$(MANDIR)/man8/modpreload.8
+
 clean:
 	rm -rf $(B)/musl $(B)/asan $(B)/tsan $(B)/modpreload $(B)/modpreload-init $(B)/unit $(B)/fuzz
-distclean:
+dist# --- install ---
+install: install-core $(EXTRA_INSTALL)
+install-core: $(B)/modpreload
+	install -D -m 0755 $(B)/modpreload $(DESTDIR)$(SBINDIR)/modpreload
+	install -D -m 0644 preload/modpreload.8 $(DESTDIR)$(MANDIR)/man8/modpreload.8
+
+clean:
 	rm -rf $(B)
 
 # --- unit tests ---

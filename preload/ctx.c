@@ -66,6 +66,10 @@ static int find_moddir(struct mp_ctx *ctx)
 			return -errno;
 		snprintf(ctx->kver, sizeof(ctx->kver), "%s", u.release);
 	}
+	/* Another kernel's tree (-S) says nothing about what this kernel has
+	 * live, unless a sysfs was named on purpose. */
+	ctx->live_state = ctx->opts.sysfs != NULL || uname(&u) < 0 ||
+			  strcmp(u.release, ctx->kver) == 0;
 	snprintf(path, sizeof(path), "%s/lib/modules/%s", base, ctx->kver);
 	if (set_moddir(ctx, path) == 0)
 		return 0;

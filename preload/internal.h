@@ -55,6 +55,7 @@ struct mp_ctx {
 	uint64_t elapsed;     /* ns the schedule took */
 	int uevent_fd;        /* netlink, open while coldplug listens; -1 otherwise */
 	bool fatal;           /* nothing could be done: no index, no module dir */
+	bool live_state;      /* sysfs describes the kernel we plan for */
 	unsigned mark_epoch;  /* for mp_module.mark */
 	struct mp_strmap *devices; /* devpaths coldplug has asked for */
 

@@ -154,7 +154,7 @@ static int add_module(struct mp_ctx *ctx, struct kmod_module *km, const char *wh
 		return 0;
 	}
 	m->options = options_for(ctx, km, name);
-	switch (mp_module_initstate(ctx, name)) {
+	switch (ctx->live_state ? mp_module_initstate(ctx, name) : MP_INITSTATE_NONE) {
 	case MP_INITSTATE_LIVE:
 		m->state = MP_LIVE;
 		return 0;
