@@ -80,13 +80,7 @@ install-core: $(B)/modpreload
 
 clean:
 	rm -rf $(B)/musl $(B)/asan $(B)/tsan $(B)/modpreload $(B)/modpreload-init $(B)/unit $(B)/fuzz
-dist# --- install ---
-install: install-core $(EXTRA_INSTALL)
-install-core: $(B)/modpreload
-	install -D -m 0755 $(B)/modpreload $(DESTDIR)$(SBINDIR)/modpreload
-	install -D -m 0644 preload/modpreload.8 $(DESTDIR)$(MANDIR)/man8/modpreload.8
-
-clean:
+distclean:
 	rm -rf $(B)
 
 # --- unit tests ---
