@@ -118,7 +118,7 @@ int mp_request_config_dirs(struct mp_ctx *ctx, const char *root)
 		}
 		closedir(dp);
 	}
-	if (r == 0)
+	if (r == 0 && n > 1)
 		qsort(names, (size_t)n, sizeof(char *), cmp_basename);
 	for (i = 0; i < n; i++) {
 		if (r == 0)

@@ -13,6 +13,10 @@ cflags="-Os -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables 
 jobs=$(nproc 2>/dev/null || echo 2)
 
 mkdir -p "$src" "$out/lib" "$out/include"
+# Two makes at once (or two developers) must not build in the same source
+# trees: a mixed archive links, then crashes.
+exec 9>"$out/.lock"
+flock 9
 
 fetch() { # package -> prints the unpacked directory
 	dir=$src/$1
@@ -32,11 +36,12 @@ if [ ! -f "$out/lib/libkmod.a" ]; then
 	mkdir -p "$d/libkmod/docs"
 	[ -f "$d/libkmod/docs/gtk-doc.make" ] || : >"$d/libkmod/docs/gtk-doc.make"
 	(cd "$d" && autoreconf -fi >/dev/null 2>&1 &&
-		CC=$cc CFLAGS="$cflags" ./configure -q --disable-manpages \
+		CC=$cc CFLAGS="$cflags" ./configure -q --prefix=/usr --sysconfdir=/etc --disable-manpages \
 			--disable-tools --without-openssl --without-xz --without-zlib \
 			--without-zstd --disable-gtk-doc --disable-test-modules \
 			--disable-logging --disable-debug >/dev/null &&
 		make -s -j"$jobs" >/dev/null)
+	# (--sysconfdir=/etc: libkmod reads SYSCONFDIR/modprobe.d by default.)
 	# kmod 30 refuses --enable-static; its internal convenience archives hold
 	# the same objects.
 	rm -f "$out/lib/libkmod.a"
