@@ -7,13 +7,14 @@
  * One thread, this one, owns the plan: it hands out jobs, applies results,
  * resolves new devices' modaliases with libkmod, and decides when a module
  * has hung. Workers only open a file and make the syscall (load.c). They
- * talk to us through a mutex-protected queue and an eventfd.
+ * talk to us through a mutex-protected queue and a pipe that wakes us (a
+ * pipe, not an eventfd: tiny embedded kernels are built without eventfd).
  */
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
 #include <string.h>
-#include <sys/eventfd.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -39,7 +40,7 @@ struct sched {
 	int nworkers, capworkers;
 	int running;                   /* workers inside a job, not abandoned */
 	bool stop;
-	int efd;
+	int wake[2];                   /* workers write a byte, we poll the other end */
 	int wave;                      /* --waves: the wave allowed to start */
 };
 
@@ -52,7 +53,7 @@ static void *worker_main(void *arg)
 	for (;;) {
 		struct mp_load_result res = { 0 };
 		struct mp_job job;
-		uint64_t one = 1;
+		char one = 1;
 
 		while (!s->stop && s->qlen == 0)
 			pthread_cond_wait(&s->work, &s->lock);
@@ -78,8 +79,8 @@ static void *worker_main(void *arg)
 		s->running--;
 		if (mp_append(&s->done, &s->ndone, &s->capdone, sizeof(res)) == 0)
 			s->done[s->ndone - 1] = res;
-		if (write(s->efd, &one, sizeof(one)) < 0) {
-			/* the counter cannot overflow here; nothing to do */
+		if (write(s->wake[1], &one, 1) < 0) {
+			/* full: we will be woken by what is already in it */
 		}
 	}
 	pthread_mutex_unlock(&s->lock);
@@ -337,15 +338,15 @@ static int loop(struct sched *s)
 	struct mp_ctx *ctx = s->ctx;
 	struct mp_plan *p = &ctx->plan;
 	uint64_t quiet_since = 0;
-	bool rescanned = false;
 	int r = 0;
 
 	pthread_mutex_lock(&s->lock);
 	count_waiting(p);
 	r = release_ready(s);
 	while (r == 0) {
-		struct pollfd pfd[2] = { { s->efd, POLLIN, 0 }, { ctx->uevent_fd, POLLIN, 0 } };
-		uint64_t wait_ns, buf;
+		struct pollfd pfd[2] = { { s->wake[0], POLLIN, 0 }, { ctx->uevent_fd, POLLIN, 0 } };
+		uint64_t wait_ns;
+		char buf[64];
 		int timeout_ms;
 
 		r = apply_results(s);
@@ -358,10 +359,8 @@ static int loop(struct sched *s)
 			r = take_devices(s, false);
 			if (r < 0)
 				break;
-			if (r > 0) {
+			if (r > 0)
 				quiet_since = 0;
-				rescanned = false;
-			}
 			r = release_ready(s);
 			if (r < 0)
 				break;
@@ -376,33 +375,33 @@ static int loop(struct sched *s)
 		    !ctx->opts.waves && stalled(s))
 			break;
 		if (s->qlen == 0 && s->running == 0 && all_final(p, 0, false)) {
-			/* Nothing left. With coldplug, wait for the devices the
-			 * last loads made to be announced, then look once more. */
-			uint64_t now = mp_now_ns();
+			/* Nothing left. With coldplug, give the devices the last
+			 * loads made time to be announced, then rescan: a rescan
+			 * that brings nothing new ends the run. */
+			uint64_t now = mp_now_ns(), settle = (uint64_t)ctx->opts.settle_ms * 1000000u;
 
-			if (ctx->uevent_fd < 0)
+			if (!ctx->opts.coldplug)
 				break;
 			if (quiet_since == 0)
 				quiet_since = now;
-			if (now - quiet_since >= (uint64_t)ctx->opts.settle_ms * 1000000u) {
-				if (rescanned)
-					break;
-				rescanned = true;
-				quiet_since = 0;
+			if (now - quiet_since >= settle) {
 				r = take_devices(s, true);
-				if (r >= 0)
-					r = release_ready(s);
+				if (r <= 0)
+					break;
+				quiet_since = 0;
+				r = release_ready(s);
 				continue;
 			}
-			if ((uint64_t)ctx->opts.settle_ms * 1000000u - (now - quiet_since) < wait_ns)
-				wait_ns = (uint64_t)ctx->opts.settle_ms * 1000000u - (now - quiet_since);
+			if (settle - (now - quiet_since) < wait_ns)
+				wait_ns = settle - (now - quiet_since);
 		} else {
 			quiet_since = 0;
 		}
 		pthread_mutex_unlock(&s->lock);
 		timeout_ms = (int)(wait_ns / 1000000u) + 1;
 		if (poll(pfd, ctx->uevent_fd >= 0 ? 2 : 1, timeout_ms) > 0 && (pfd[0].revents & POLLIN))
-			(void)read(s->efd, &buf, sizeof(buf));
+			while (read(s->wake[0], buf, sizeof(buf)) > 0)
+				;
 		pthread_mutex_lock(&s->lock);
 	}
 	s->stop = true;
@@ -429,10 +428,10 @@ int mp_sched_run(struct mp_ctx *ctx)
 	if (s == NULL)
 		return -ENOMEM;
 	s->ctx = ctx;
+	s->wake[0] = s->wake[1] = -1;
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->work, NULL);
-	s->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	r = s->efd < 0 ? -errno : mp_graph_waves(&ctx->plan, ctx);
+	r = pipe2(s->wake, O_CLOEXEC | O_NONBLOCK) < 0 ? -errno : mp_graph_waves(&ctx->plan, ctx);
 	for (i = 0; i < ctx->jobs && r == 0; i++)
 		r = start_worker(s);
 	if (r == 0)
@@ -463,8 +462,10 @@ int mp_sched_run(struct mp_ctx *ctx)
 	}
 	if (any_hung)
 		return r;
-	if (s->efd >= 0)
-		close(s->efd);
+	if (s->wake[0] >= 0) {
+		close(s->wake[0]);
+		close(s->wake[1]);
+	}
 	pthread_cond_destroy(&s->work);
 	pthread_mutex_destroy(&s->lock);
 	free(s->workers);

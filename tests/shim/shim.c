@@ -13,6 +13,9 @@
  *                  <call> <params>", to check order, overlap and counts.
  *   MP_SHIM_RULES  "name:errno:delay_ms[,...]": fail with errno (0 for
  *                  success) after sleeping delay_ms; "*" matches any name.
+ *   MP_SHIM_SPAWN  "name=devdir=modalias[;...]": a successful load of name
+ *                  creates MP_SHIM_SYSFS/devices/devdir/uevent with that
+ *                  MODALIAS, as a bus driver makes its devices appear.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -190,6 +193,37 @@ static bool exists(const char *name)
 	return access(path, F_OK) == 0;
 }
 
+static void spawn_devices(const char *name)
+{
+	const char *spec = getenv("MP_SHIM_SPAWN"), *sysfs = getenv("MP_SHIM_SYSFS");
+	char buf[4096], *save = NULL, *tok;
+
+	if (spec == NULL || sysfs == NULL)
+		return;
+	snprintf(buf, sizeof(buf), "%s", spec);
+	for (tok = strtok_r(buf, ";", &save); tok; tok = strtok_r(NULL, ";", &save)) {
+		char *dev = strchr(tok, '='), *alias, path[4096], cmd[8192];
+		int fd;
+
+		if (dev == NULL || (alias = strchr(dev + 1, '=')) == NULL)
+			continue;
+		*dev++ = '\0';
+		*alias++ = '\0';
+		if (strcmp(tok, name) != 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/devices/%s", sysfs, dev);
+		snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", path);
+		if (system(cmd) != 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/devices/%s/uevent", sysfs, dev);
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd >= 0) {
+			dprintf(fd, "MODALIAS=%s\n", alias);
+			close(fd);
+		}
+	}
+}
+
 static long fake_load(const char *name, const char *params, const char *call)
 {
 	struct timespec ts;
@@ -215,6 +249,8 @@ static long fake_load(const char *name, const char *params, const char *call)
 		;
 	pthread_mutex_lock(&lock);
 	set_state(name, err ? NULL : "live\n");
+	if (!err)
+		spawn_devices(name);
 	pthread_mutex_unlock(&lock);
 	log_event("end", name, err ? -err : 0, call, params);
 	if (err) {

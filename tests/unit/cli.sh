@@ -340,6 +340,30 @@ t_coldplug() {
 	check "collapsed" eq "$(jq .duplicates_collapsed "$t/r.json")" 15
 }
 
+# Devices that appear while loading (a bus driver's children) get their
+# modules too, found by the final rescan when no uevent is heard (the
+# shim's devices announce nothing), two levels deep, each module once.
+t_second_level() {
+	setup 'bus alias=cpu:type:x86,ven*fam*mod*:feature:*0001*\nleaf alias=platform:leaf\nleaflib\nleaf2 leaflib alias=platform:leaf2\n'
+	i=0
+	while [ $i -lt 8 ]; do
+		mkdir -p "$t/sys/devices/system/cpu/cpu$i"
+		echo 'MODALIAS=cpu:type:x86,ven0000fam0006mod003F:feature:,0000,0001' \
+			>"$t/sys/devices/system/cpu/cpu$i/uevent"
+		i=$((i + 1))
+	done
+	MP_SHIM_SPAWN='bus=platform/leaf.0=platform:leaf;bus=platform/leaf.1=platform:leaf;leaf=platform/leaf.0/sub=platform:leaf2'
+	export MP_SHIM_SPAWN
+	run --coldplug --settle-ms 50
+	unset MP_SHIM_SPAWN
+	check "exit 0" eq "$rc" 0
+	check "4 calls" eq "$(calls)" 4
+	for m in bus leaf leaflib leaf2; do check "$m once" eq "$(starts $m)" 1; done
+	check "bus before leaf" before bus leaf
+	check "leaf before leaf2" before leaf leaf2
+	check "rescan requests" eq "$(jq .requests.by_source.uevent "$t/r.json")" 3
+}
+
 # The kernel's statistics before and after, and the delta.
 t_kstats() {
 	setup 'a\n'
@@ -394,7 +418,7 @@ t_fanout() {
 
 cases="basic:sched duplicates:sched failure:sched hang:sched live_builtin other_loader:sched
 options blacklist softdep_cycle softdep_fails:sched compressed waves:sched parallel:sched
-missing paths bad_index dry_run coldplug:sched kstats config_usage fanout:sched"
+missing paths bad_index dry_run coldplug:sched second_level:sched kstats config_usage fanout:sched"
 
 for c in $cases; do
 	name=${c%%:*}

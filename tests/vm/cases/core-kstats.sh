@@ -1,0 +1,58 @@
+#!/bin/sh
+# On the kernel built with CONFIG_MODULE_STATS (6.12, in-kernel zstd): a
+# storm of per-request modprobe leaves non-zero failure counters in
+# /sys/kernel/debug/modules/stats; the same kind of requests through
+# modpreload leave them unchanged, every load goes through finit_module
+# with the compressed flag, and the report's before/after delta equals
+# what the kernel's file says.
+set -u
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+. "$top/tests/vm/hostlib.sh"
+. "$top/tests/vm/core-host.sh"
+name=vm/core-kstats
+work=$top/build/vm/core-kstats
+mkdir -p "$work"
+if ! line=$("$top/tests/vm/kernels.sh" stats 2>"$work/kernels.log") ||
+	! "$top/tests/modules/build.sh" --compress zstd stats "$work/tree" >/dev/null 2>"$work/build.log"; then
+	echo "FAIL: $name: no kernel or test modules (see $work)"
+	exit 0
+fi
+kver=$(echo "$line" | cut -d' ' -f2)
+kdir=$(echo "$line" | cut -d' ' -f3)
+if ! "$top/tests/vm/mkimage.sh" -o "$work/image.img" -k "$kver" -M "$work/tree" \
+	--all-test-modules -m ext4 --kmod --add "$top/build/modpreload:/sbin/modpreload" \
+	--add "$top/tests/vm/guest/core-lib.sh:/mpt/core-lib.sh" \
+	--script "$top/tests/vm/guest/core-kstats.sh" >"$work/mkimage.log" 2>&1; then
+	echo "FAIL: $name: mkimage.sh failed (see $work/mkimage.log)"
+	exit 0
+fi
+r=$work/result.txt
+rc=0
+"$top/tests/vm/run.sh" -k "$kdir/vmlinuz" -i "$work/image.img" -s 4 -t 300 \
+	-l "$work/serial.log" >"$r" 2>"$work/run.log" || rc=$?
+core_eq "run.sh" "$rc" 0
+core_eq "in-kernel decompression" "$(mpt_get compression "$r")" zstd
+
+failures="Mods_failed_on_kread Mods_failed_on_decompress Mods_failed_on_becoming Mods_failed_on_load
+Failed_kread_bytes Failed_decompress_bytes Failed_becoming_bytes Failed_kmod_bytes Virtual_mem_wasted_bytes"
+storm=0
+for f in Mods_failed_on_becoming Mods_failed_on_load; do
+	storm=$((storm + $(mpt_num "s1.$f" "$r") - $(mpt_num "s0.$f" "$r")))
+done
+[ "$storm" -gt 0 ] || core_fail "the modprobe storm left no failed loads ($(mpt_get storm_rounds "$r") rounds)"
+
+core_eq "modpreload exit" "$(mpt_get mp.rc "$r")" 0
+for f in $failures; do
+	core_eq "modpreload: $f unchanged" "$(mpt_num "s2.$f" "$r")" "$(mpt_num "s1.$f" "$r")"
+	core_eq "report delta $f" "$(mpt_num "kdelta.$f" "$r")" $(($(mpt_num "s2.$f" "$r") - $(mpt_num "s1.$f" "$r")))
+done
+loaded=$(mpt_num report.loaded "$r")
+ever=$(($(mpt_num s2.Mods_ever_loaded "$r") - $(mpt_num s1.Mods_ever_loaded "$r")))
+core_eq "Mods ever loaded grew by what modpreload loaded" "$ever" "$loaded"
+core_eq "report delta Mods ever loaded" "$(mpt_num kdelta.Mods_ever_loaded "$r")" "$ever"
+core_eq "finit_module calls == loaded" "$(mpt_num finit_enter "$r")" "$loaded"
+core_eq "all succeeded" "$(mpt_num finit_ok "$r")" "$loaded"
+core_eq "no init_module" "$(mpt_num init_enter "$r")" 0
+[ "$loaded" -ge 20 ] || core_fail "only $loaded loaded"
+echo "  storm: Mods failed on becoming +$(($(mpt_num s1.Mods_failed_on_becoming "$r") - $(mpt_num s0.Mods_failed_on_becoming "$r"))), Failed becoming bytes +$(($(mpt_num s1.Failed_becoming_bytes "$r") - $(mpt_num s0.Failed_becoming_bytes "$r"))); modpreload: $loaded loaded, failure counters +0" >&2
+core_verdict "$name"
