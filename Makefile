@@ -104,6 +104,9 @@ check: deps
 	tests/run.sh
 vmtest: all
 	tests/run.sh vm
+demo: deps
+	$(MAKE) all
+	bench/demo.sh
 
 # --- fuzzing (libFuzzer) ---
 FUZZERS := cmdline conf uevent kstats index

@@ -96,6 +96,7 @@ int mp_graph_critical_path(const struct mp_plan *p, int *chain, int *len, uint64
 int mp_graph_finish(struct mp_plan *p, int idx, int *ready, int *nready);
 void mp_plan_free(struct mp_plan *p);
 bool mp_state_done(enum mp_state s);
+bool mp_module_no_device(const struct mp_plan *p, const struct mp_module *m);
 bool mp_state_ok(enum mp_state s);
 
 /* load.c: one module, in a worker. The job holds copies of the pointers

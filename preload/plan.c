@@ -191,7 +191,7 @@ static bool blacklisted(struct mp_ctx *ctx, struct kmod_list *allowed, const cha
 
 /* One request counts once on every module a per-request modprobe would
  * have gone through: the module and everything it waits for. */
-static void count_request(struct mp_ctx *ctx, const struct mp_lookup *lk)
+static void count_request(struct mp_ctx *ctx, const struct mp_lookup *lk, enum mp_source src)
 {
 	struct mp_plan *p = &ctx->plan;
 	_cleanup_free_ int *stack = malloc(((size_t)p->nmods + 1) * sizeof(int));
@@ -210,6 +210,7 @@ static void count_request(struct mp_ctx *ctx, const struct mp_lookup *lk)
 		struct mp_module *m = &p->mods[stack[--top]];
 
 		m->requests++;
+		m->sources |= 1u << src;
 		for (i = 0; i < m->ndeps; i++) {
 			struct mp_module *d = &p->mods[m->deps[i].dep];
 
@@ -306,7 +307,7 @@ counted:
 		p->req_missing++;
 	else if (lk->nmods == 0)
 		p->req_unmatched++;
-	count_request(ctx, lk);
+	count_request(ctx, lk, src);
 	r = 0;
 out:
 	kmod_module_unref_list(allowed);

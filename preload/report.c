@@ -20,6 +20,7 @@ const char *mp_state_name(enum mp_state s)
 
 struct totals {
 	unsigned by_state[MP_HUNG + 1];
+	unsigned no_device;
 	uint64_t dup, bytes_read, bytes_not_read;
 	int nwaves;
 };
@@ -34,6 +35,8 @@ static void totals(const struct mp_ctx *ctx, struct totals *t)
 		const struct mp_module *m = &p->mods[i];
 
 		t->by_state[m->state]++;
+		if (mp_module_no_device(p, m))
+			t->no_device++;
 		if (m->requests > 1) {
 			t->dup += m->requests - 1;
 			t->bytes_not_read += (uint64_t)m->size * (m->requests - 1);
@@ -148,6 +151,7 @@ static void json_module(struct mp_json *j, const struct mp_ctx *ctx, const struc
 	mp_json_str(j, "options", m->options);
 	mp_json_u64(j, "size", (uint64_t)m->size);
 	mp_json_u64(j, "requests", m->requests);
+	mp_json_bool(j, "no_device", mp_module_no_device(p, m));
 	mp_json_arr_begin(j, "depends");
 	for (i = 0; i < m->ndeps; i++)
 		if (!m->deps[i].soft)
@@ -235,6 +239,7 @@ int mp_report_json(struct mp_ctx *ctx, int fd)
 		mp_json_u64(&j, mp_state_name(i), t.by_state[i]);
 	if (ctx->opts.dry_run)
 		mp_json_u64(&j, "planned", t.by_state[MP_PENDING]);
+	mp_json_u64(&j, "no_device", t.no_device);
 	mp_json_obj_end(&j);
 	json_waves(&j, p, t.nwaves);
 	json_critical(&j, p);
@@ -314,15 +319,19 @@ void mp_report_summary(struct mp_ctx *ctx)
 		       t.by_state[MP_BUILTIN], t.nwaves, crit);
 	else
 		mp_log(ctx, MP_LOG_NOTICE, "%u loaded, %u already live, %u builtin, %u failed, %u skipped, "
-		       "%u hung; %d waves in %.1f ms; critical path %.1f ms: %s",
+		       "%u hung (%u of those: no device for a coldplug driver); %d waves in %.1f ms; "
+		       "critical path %.1f ms: %s",
 		       t.by_state[MP_LOADED], t.by_state[MP_LIVE], t.by_state[MP_BUILTIN],
-		       t.by_state[MP_FAILED], t.by_state[MP_SKIPPED], t.by_state[MP_HUNG], t.nwaves,
+		       t.by_state[MP_FAILED], t.by_state[MP_SKIPPED], t.by_state[MP_HUNG], t.no_device, t.nwaves,
 		       (double)ctx->elapsed / 1e6, (double)cns / 1e6, crit);
 
 	for (i = 0; i < p->nmods; i++) {
 		const struct mp_module *m = &p->mods[i];
 
-		if (m->state == MP_FAILED)
+		if (mp_module_no_device(p, m))
+			mp_log(ctx, MP_LOG_INFO, "no device for %s: %s", m->name,
+			       m->state == MP_FAILED ? "its init() said ENODEV" : m->skip_why);
+		else if (m->state == MP_FAILED)
 			mp_log(ctx, MP_LOG_ERR, "failed: %s: %s (%s)", m->name, strerror(m->err),
 			       mp_errno_name(m->err));
 		else if (m->state == MP_HUNG)
@@ -337,6 +346,34 @@ void mp_report_summary(struct mp_ctx *ctx)
 	summary_kstats(ctx);
 }
 
+/*
+ * Coldplug asks for every driver that matches a device, and a driver whose
+ * init() finds nothing it can drive says ENODEV (acpi_cpufreq on a machine
+ * without the firmware interface, an EDAC driver on another vendor's
+ * CPU). For a module only coldplug wanted, that and what it takes down
+ * with it is news, not a failure: reported, but not counted.
+ */
+bool mp_module_no_device(const struct mp_plan *p, const struct mp_module *m)
+{
+	const unsigned coldplug = 1u << MP_SRC_COLDPLUG | 1u << MP_SRC_UEVENT;
+	int i;
+
+	if (m->sources == 0 || (m->sources & ~coldplug) != 0)
+		return false;
+	if (m->state == MP_FAILED)
+		return m->err == ENODEV;
+	if (m->state != MP_SKIPPED || m->excluded)
+		return false;
+	for (i = 0; i < m->ndeps; i++) {
+		const struct mp_module *d = &p->mods[m->deps[i].dep];
+
+		if (!m->deps[i].soft && (d->state == MP_FAILED || d->state == MP_SKIPPED) &&
+		    !mp_module_no_device(p, d))
+			return false;
+	}
+	return true;
+}
+
 int mp_exit_status(const struct mp_ctx *ctx)
 {
 	const struct mp_plan *p = &ctx->plan;
@@ -349,8 +386,8 @@ int mp_exit_status(const struct mp_ctx *ctx)
 	for (i = 0; i < p->nmods; i++) {
 		const struct mp_module *m = &p->mods[i];
 
-		if (m->state == MP_FAILED || m->state == MP_HUNG ||
-		    (m->state == MP_SKIPPED && !m->excluded))
+		if ((m->state == MP_FAILED || m->state == MP_HUNG ||
+		     (m->state == MP_SKIPPED && !m->excluded)) && !mp_module_no_device(p, m))
 			return MP_EXIT_SOME_FAILED;
 	}
 	return MP_EXIT_OK;

@@ -20,8 +20,10 @@ int mp_request(struct mp_ctx *ctx, const char *name, enum mp_source src)
 	p->req_total++;
 	p->req_by_source[src]++;
 	/* A name is looked up in the indexes, never opened; still, nothing
-	 * that looks like a path gets near them. */
-	if (!mp_name_is_safe(name)) {
+	 * that looks like a path gets near them. Device modaliases are not
+	 * names (a DMI one carries a date with slashes) and only ever match
+	 * aliases. */
+	if (explicit_name && !mp_name_is_safe(name)) {
 		p->req_refused++;
 		mp_warn(ctx, "refusing to load \"%s\" (%s): not a module name", name,
 			mp_source_name(src));

@@ -202,10 +202,11 @@ static int finish(struct sched *s, int idx)
 	return r;
 }
 
+/* As they happen, for -v; the summary says it again at the right level. */
 static void log_result(struct mp_ctx *ctx, const struct mp_module *m)
 {
 	if (m->state == MP_FAILED)
-		mp_log(ctx, MP_LOG_ERR, "%s: %s: %s (%s)", m->name,
+		mp_log(ctx, MP_LOG_INFO, "%s: %s: %s (%s)", m->name,
 		       m->how ? m->how : "open", strerror(m->err), mp_errno_name(m->err));
 	else
 		mp_log(ctx, MP_LOG_DEBUG, "%s: %s in %.1f ms", m->name, mp_state_name(m->state),

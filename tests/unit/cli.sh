@@ -340,6 +340,28 @@ t_coldplug() {
 	check "collapsed" eq "$(jq .duplicates_collapsed "$t/r.json")" 15
 }
 
+# A driver coldplug matched whose init() finds no device (ENODEV) is
+# reported but not a failure; the same module asked for by name is. A DMI
+# modalias (slashes in its date) is looked up, not refused.
+t_no_device() {
+	setup 'nodev alias=platform:nodev\nkid nodev alias=platform:kid\nok alias=dmi:*svnQEMU*\n'
+	mkdir -p "$t/sys/devices/platform/x" "$t/sys/devices/platform/y" "$t/sys/devices/virtual/dmi/id"
+	echo 'MODALIAS=platform:nodev' >"$t/sys/devices/platform/x/uevent"
+	echo 'MODALIAS=platform:kid' >"$t/sys/devices/platform/y/uevent"
+	echo 'MODALIAS=dmi:bvnSeaBIOS:bd04/01/2014:svnQEMU:pnStandardPC(i440FX+PIIX,1996):' \
+		>"$t/sys/devices/virtual/dmi/id/uevent"
+	RULES=nodev:19:0
+	run --coldplug --settle-ms 20
+	check "exit 0" eq "$rc" 0
+	check "ok loaded through the DMI alias" eq "$(starts ok)" 1
+	check "nodev failed" eq "$(state nodev)" failed
+	check "no_device" eq "$(jq '.modules[] | select(.name=="nodev") | .no_device' "$t/r.json")" true
+	check "kid skipped, no_device" eq "$(jq -r '.modules[] | select(.name=="kid") | "\(.state) \(.no_device)"' "$t/r.json")" "skipped true"
+	check "nothing refused" eq "$(jq .requests.refused "$t/r.json")" 0
+	run --coldplug --settle-ms 20 nodev
+	check "asked by name: exit 1" eq "$rc" 1
+}
+
 # Devices that appear while loading (a bus driver's children) get their
 # modules too, found by the final rescan when no uevent is heard (the
 # shim's devices announce nothing), two levels deep, each module once.
@@ -418,7 +440,7 @@ t_fanout() {
 
 cases="basic:sched duplicates:sched failure:sched hang:sched live_builtin other_loader:sched
 options blacklist softdep_cycle softdep_fails:sched compressed waves:sched parallel:sched
-missing paths bad_index dry_run coldplug:sched second_level:sched kstats config_usage fanout:sched"
+missing paths bad_index dry_run coldplug:sched no_device second_level:sched kstats config_usage fanout:sched"
 
 for c in $cases; do
 	name=${c%%:*}
