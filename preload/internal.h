@@ -74,6 +74,7 @@ char *mp_ctx_real_path(const struct mp_ctx *ctx, const char *path);
 
 /* util.c */
 uint64_t mp_now_ns(void);
+const char *mp_load_error(int err);
 char *mp_strdup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int mp_normalize_name(const char *in, char *out, size_t outsz);
 bool mp_name_is_safe(const char *name);

@@ -136,7 +136,7 @@ static void json_module(struct mp_json *j, const struct mp_ctx *ctx, const struc
 	if (m->err) {
 		mp_json_u64(j, "errno", (uint64_t)m->err);
 		mp_json_str(j, "error", mp_errno_name(m->err));
-		mp_json_str(j, "message", strerror(m->err));
+		mp_json_str(j, "message", mp_load_error(m->err));
 	} else {
 		mp_json_null(j, "errno");
 	}
@@ -332,7 +332,7 @@ void mp_report_summary(struct mp_ctx *ctx)
 			mp_log(ctx, MP_LOG_INFO, "no device for %s: %s", m->name,
 			       m->state == MP_FAILED ? "its init() said ENODEV" : m->skip_why);
 		else if (m->state == MP_FAILED)
-			mp_log(ctx, MP_LOG_ERR, "failed: %s: %s (%s)", m->name, strerror(m->err),
+			mp_log(ctx, MP_LOG_ERR, "failed: %s: %s (%s)", m->name, mp_load_error(m->err),
 			       mp_errno_name(m->err));
 		else if (m->state == MP_HUNG)
 			mp_log(ctx, MP_LOG_ERR, "hung: %s: init() did not return within %u ms",

@@ -207,7 +207,7 @@ static void log_result(struct mp_ctx *ctx, const struct mp_module *m)
 {
 	if (m->state == MP_FAILED)
 		mp_log(ctx, MP_LOG_INFO, "%s: %s: %s (%s)", m->name,
-		       m->how ? m->how : "open", strerror(m->err), mp_errno_name(m->err));
+		       m->how ? m->how : "open", mp_load_error(m->err), mp_errno_name(m->err));
 	else
 		mp_log(ctx, MP_LOG_DEBUG, "%s: %s in %.1f ms", m->name, mp_state_name(m->state),
 		       (double)(m->t_end - m->t_start) / 1e6);

@@ -186,3 +186,42 @@ const char *mp_errno_name(int err)
 			return errnames[i].name;
 	return "E?";
 }
+
+/* What an errno means when loading a module: the kernel reuses the common
+ * codes, and "No such file or directory" for an unknown symbol helps no
+ * one at 3 a.m. */
+const char *mp_load_error(int err)
+{
+	switch (err) {
+	case ENOENT:
+		return "unknown symbol in module, or a module it needs is missing (see dmesg)";
+	case EINVAL:
+		return "invalid parameter or module format (see dmesg)";
+	case ENOEXEC:
+		return "not a module for this kernel (bad ELF or vermagic)";
+	case EKEYREJECTED:
+		return "module signature rejected";
+	case ENOKEY:
+		return "module signature required but missing";
+	case EPERM:
+		return "not permitted (no CAP_SYS_MODULE, modules disabled, or module_blacklist=)";
+	case ETXTBSY:
+		return "module file is open for writing";
+	case EBUSY:
+		return "still loading in someone else's call";
+	case ETIMEDOUT:
+		return "still coming after the timeout (someone else's load)";
+	case EBADMSG:
+		return "corrupt or truncated compressed file";
+	case EXDEV:
+		return "path outside the module directory";
+	case ELOOP:
+		return "refused to follow a symlink in the module directory";
+	case ENODEV:
+		return "init() found no device";
+	case EFBIG:
+		return "decompressed module too large";
+	default:
+		return strerror(err);
+	}
+}

@@ -109,7 +109,7 @@ t_failure() {
 	check "report b failed" eq "$(state b)" failed
 	check "report b errno" eq "$(jq -r '.modules[] | select(.name=="b") | .error' "$t/r.json")" ENODEV
 	check "report c skipped" eq "$(state c)" skipped
-	check "message names b" grep -q "failed: b: No such device (ENODEV)" "$t/err"
+	check "message names b" grep -q "failed: b: init() found no device (ENODEV)" "$t/err"
 	check "message says why c" grep -q "skipped: c: depends on b, which failed (ENODEV)" "$t/err"
 }
 

@@ -54,7 +54,7 @@ core_eq "fail: mpt_dia_top live" "$(mpt_get proc.mpt_dia_top "$r")" 1
 core_eq "fail: mpt_fail tried once" "$(core_ncalls fail.call.mpt_fail "$r")" 1
 core_eq "fail: mpt_fail_child never tried" "$(core_ncalls fail.call.mpt_fail_child "$r")" 0
 core_eq "fail: the kernel said ENODEV" "$(core_field fail.call.mpt_fail 3 "$r")" 0xffffffffffffffed
-mpt_keys fail.err= "$r" | grep -q "failed: mpt_fail: No such device (ENODEV)" ||
+mpt_keys fail.err= "$r" | grep -q "failed: mpt_fail: init() found no device (ENODEV)" ||
 	core_fail "fail: no message naming mpt_fail and ENODEV"
 mpt_keys fail.err= "$r" | grep -q "skipped: mpt_fail_child: depends on mpt_fail" ||
 	core_fail "fail: no message saying why mpt_fail_child was skipped"
