@@ -2,10 +2,11 @@
 # Guest helpers of the core-* cases (sourced after /mpt/lib.sh).
 
 # core_calls: one line per load syscall in the trace buffer,
-#   "MPT: call.NAME=ENTER_US,EXIT_US,RET,TID"
+#   "MPT: call.NAME=ENTER_US,EXIT_US,RET,TID,SYSCALL,FLAGS"
 # NAME is the module_load event inside that call ("?TID" when the call
 # failed before the kernel named the module). Times are trace timestamps
-# in microseconds; RET is the syscall's return value as traced.
+# in microseconds; RET is the syscall's return value as traced; SYSCALL is
+# finit or init; FLAGS finit_module's flags (4: compressed), "-" for init.
 core_calls() {
 	awk '
 	function ts(   i, s) {
@@ -15,7 +16,13 @@ core_calls() {
 	}
 	function tid(   t) { t = $1; sub(/.*-/, "", t); return t }
 	/^#/ { next }
-	/ sys_f?init_module\(/ { t = tid(); enter[t] = ts(); name[t] = ""; next }
+	/ sys_f?init_module\(/ {
+		t = tid(); enter[t] = ts(); name[t] = ""
+		kind[t] = ($0 ~ / sys_finit_module\(/) ? "finit" : "init"
+		fl[t] = "-"
+		if (match($0, /flags: [0-9a-fx]+/)) fl[t] = substr($0, RSTART + 7, RLENGTH - 7)
+		next
+	}
 	/ module_load: / {
 		t = tid()
 		for (i = 1; i <= NF; i++) if ($i == "module_load:") name[t] = $(i + 1)
@@ -24,7 +31,8 @@ core_calls() {
 	/ sys_f?init_module -> / {
 		t = tid()
 		if (t in enter)
-			printf "MPT: call.%s=%d,%d,%s,%s\n", (name[t] == "" ? "?" t : name[t]), enter[t], ts(), $NF, t
+			printf "MPT: call.%s=%d,%d,%s,%s,%s,%s\n", (name[t] == "" ? "?" t : name[t]),
+				enter[t], ts(), $NF, t, kind[t], fl[t]
 		delete enter[t]
 		next
 	}' /sys/kernel/tracing/trace
