@@ -3,6 +3,7 @@
  * abilities, the command line. Made once, in one thread. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <libkmod.h>
 #include <stdio.h>
 #include <string.h>
@@ -246,6 +247,7 @@ int mp_ctx_new(const struct mp_options *opts, mp_log_fn log, void *log_data,
 	ctx->log = log;
 	ctx->log_data = log_data;
 	ctx->uevent_fd = -1;
+	ctx->moddir_fd = -1;
 	ctx->t0 = mp_now_ns();
 	snprintf(ctx->sysfs, sizeof(ctx->sysfs), "%s", opts->sysfs ? opts->sysfs : "/sys");
 	ctx->byname = mp_strmap_new();
@@ -271,6 +273,12 @@ int mp_ctx_new(const struct mp_options *opts, mp_log_fn log, void *log_data,
 	r = find_moddir(ctx);
 	if (r < 0)
 		goto fatal;
+	ctx->moddir_fd = open(ctx->moddir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (ctx->moddir_fd < 0) {
+		r = -errno;
+		mp_log(ctx, MP_LOG_ERR, "%s: %s", ctx->moddir, strerror(-r));
+		goto fatal;
+	}
 	r = check_indexes(ctx, &bad);
 	if (r < 0)
 		goto fatal;
@@ -316,6 +324,8 @@ void mp_ctx_free(struct mp_ctx *ctx)
 	remove_shadow(ctx);
 	if (ctx->uevent_fd >= 0)
 		close(ctx->uevent_fd);
+	if (ctx->moddir_fd >= 0)
+		close(ctx->moddir_fd);
 	mp_plan_free(&ctx->plan);
 	mp_strmap_free(ctx->byname);
 	mp_strmap_free(ctx->lookups);

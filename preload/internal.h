@@ -35,6 +35,7 @@ static inline void mp_strmap_freep(struct mp_strmap **m) { mp_strmap_free(*m); }
 struct mp_ctx {
 	struct mp_options opts;
 	char moddir[PATH_MAX];
+	int moddir_fd;          /* O_PATH: modules are opened beneath it */
 	char shadow[PATH_MAX];  /* libkmod's view of moddir without bad indexes */
 	char kver[256];
 	char sysfs[PATH_MAX];

@@ -67,7 +67,6 @@ static int open_beneath(const struct mp_ctx *ctx, const char *path)
 		.resolve = MP_RESOLVE_BENEATH | MP_RESOLVE_NO_MAGICLINKS,
 	};
 	const char *rel;
-	_cleanup_close_ int dir = -1;
 	int fd;
 
 	if (strncmp(path, ctx->moddir, n) != 0 || path[n] != '/')
@@ -76,15 +75,14 @@ static int open_beneath(const struct mp_ctx *ctx, const char *path)
 	if (rel[0] == '\0' || rel[0] == '/' || strstr(rel, "../") || strcmp(rel, "..") == 0 ||
 	    (strlen(rel) >= 3 && strcmp(rel + strlen(rel) - 3, "/..") == 0))
 		return -EXDEV;
-	dir = open(ctx->moddir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (dir < 0)
-		return -errno;
-	fd = (int)syscall(SYS_openat2, dir, rel, &how, sizeof(how));
+	if (ctx->moddir_fd < 0)
+		return -EBADF;
+	fd = (int)syscall(SYS_openat2, ctx->moddir_fd, rel, &how, sizeof(how));
 	if (fd >= 0)
 		return fd;
 	if (errno != ENOSYS)
 		return -errno;
-	fd = openat(dir, rel, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	fd = openat(ctx->moddir_fd, rel, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	return fd < 0 ? -errno : fd;
 }
 
