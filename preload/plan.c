@@ -32,6 +32,19 @@ static bool is_builtin(struct kmod_module *km)
 	return kmod_module_get_initstate(km) == KMOD_MODULE_BUILTIN;
 }
 
+static bool has_word(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p = list;
+
+	while ((p = strstr(p, word)) != NULL) {
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+			return true;
+		p += n;
+	}
+	return false;
+}
+
 /*
  * libkmod merges options from modprobe.d and /proc/cmdline. When we were
  * pointed at another command line (tests, chroots), its options are ours
@@ -46,12 +59,16 @@ static char *options_for(struct mp_ctx *ctx, struct kmod_module *km, const char 
 	if (ctx->opts.cmdline == NULL || strcmp(ctx->opts.cmdline, "/proc/cmdline") == 0)
 		return opts;
 	for (i = 0; i < ctx->cmdline.noptions; i++) {
+		const char *param = ctx->cmdline.options[i].param;
 		char *more;
 
 		if (strcmp(ctx->cmdline.options[i].module, name) != 0)
 			continue;
-		more = mp_strdup_printf("%s%s%s", opts ? opts : "", opts ? " " : "",
-					ctx->cmdline.options[i].param);
+		/* a copy of /proc/cmdline (dracut's view of it) repeats what
+		 * libkmod already took from the real one */
+		if (opts && has_word(opts, param))
+			continue;
+		more = mp_strdup_printf("%s%s%s", opts ? opts : "", opts ? " " : "", param);
 		free(opts);
 		opts = more;
 	}
