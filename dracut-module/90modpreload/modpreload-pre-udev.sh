@@ -1,0 +1,38 @@
+#!/bin/sh
+# modpreload before udevd: every module that coldplug, rd.driver.pre=,
+# rd.modpreload.modules= and modpreload.d ask for, each loaded once, so that
+# udevd's coldplug finds its drivers already live.
+#
+# Sourced, not run: by dracut's shell init (PID 1) right before it starts
+# udevd, or by dracut-pre-udev.service. So it never exits, never sets -e,
+# keeps its variables to _mp_* and unsets them: whatever modpreload does,
+# the boot goes on. modpreload itself gives up on an init() that hangs
+# (rd.modpreload.timeout=, 60 s by default) and returns.
+
+# shellcheck source=/dev/null # the image's dracut-lib.sh
+type getargbool >/dev/null 2>&1 || . /lib/dracut-lib.sh
+
+if ! getargbool 1 rd.modpreload; then
+    info "modpreload: off (rd.modpreload=0); udev loads the modules"
+elif [ ! -x /usr/sbin/modpreload ]; then
+    warn "modpreload: /usr/sbin/modpreload is missing; udev loads the modules"
+else
+    # modpreload reads the command line itself (rd.modpreload.*,
+    # rd.driver.pre=, blacklists, module options). Hand it dracut's view of
+    # it, which adds /etc/cmdline.d to /proc/cmdline, so what is baked into
+    # the image counts as it does for every other dracut hook.
+    _mp_dir=/run/initramfs
+    mkdir -p "$_mp_dir"
+    getcmdline >"$_mp_dir/modpreload.cmdline" 2>/dev/null
+    /usr/sbin/modpreload --coldplug --kmsg \
+        --cmdline "$_mp_dir/modpreload.cmdline" \
+        --report "$_mp_dir/modpreload.json" </dev/null
+    _mp_rc=$?
+    case $_mp_rc in
+        0) ;;
+        1) warn "modpreload: some modules failed, hung or were skipped; udev will retry what devices ask for (see $_mp_dir/modpreload.json)" ;;
+        *) warn "modpreload: exit status $_mp_rc, nothing preloaded; udev loads the modules" ;;
+    esac
+    rm -f "$_mp_dir/modpreload.cmdline"
+fi
+unset _mp_dir _mp_rc

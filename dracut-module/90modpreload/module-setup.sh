@@ -1,0 +1,82 @@
+#!/bin/bash
+# shellcheck disable=SC2154 # moddir, dracutsysrootdir: set by dracut
+# dracut module "modpreload": load every module early boot asks for
+# (coldplug modaliases, rd.driver.pre=, rd.modpreload.modules=, the lists in
+# modpreload.d) exactly once, in parallel, in a pre-udev hook. udevd starts
+# after it, finds every driver already live and loads nothing twice, instead
+# of one modprobe per device and per CPU racing for the same modules.
+#
+# Opt-in: `dracut --add modpreload` (or add_dracutmodules+=" modpreload " in
+# dracut.conf.d). It adds the binary, its lists and the hook; which kernel
+# modules the image holds stays kernel-modules' business.
+#
+# Set in the environment or in dracut.conf.d (both are seen here):
+#   MODPRELOAD_BIN      the binary to install (default: /usr/sbin/modpreload,
+#                       /sbin/modpreload or /usr/local/sbin/modpreload)
+#   MODPRELOAD_CONFDIR  whose *.conf go to the image's /etc/modpreload.d
+#                       (default /etc/modpreload.d)
+# Both are paths on the build host, under --sysroot when one is given.
+
+# The binary to install: MODPRELOAD_BIN, else where `make install` puts it
+# for the usual prefixes.
+_modpreload_bin() {
+    local _b
+    if [[ $MODPRELOAD_BIN ]]; then
+        printf '%s\n' "$MODPRELOAD_BIN"
+        return
+    fi
+    for _b in /usr/sbin/modpreload /sbin/modpreload /usr/local/sbin/modpreload; do
+        if [[ -x ${dracutsysrootdir-}$_b ]]; then
+            printf '%s\n' "$_b"
+            return
+        fi
+    done
+    printf '%s\n' /usr/sbin/modpreload
+}
+
+# called by dracut
+check() {
+    local _bin
+    _bin=$(_modpreload_bin)
+    if [[ ! -x ${dracutsysrootdir-}$_bin ]]; then
+        dinfo "dracut module 'modpreload' needs $_bin (make install, or set MODPRELOAD_BIN)"
+        return 1
+    fi
+    # Only when asked for: installing the package changes no initramfs.
+    return 255
+}
+
+# called by dracut
+depends() {
+    # modprobe.d (options, blacklists, softdeps) and the module tree
+    echo kernel-modules
+    return 0
+}
+
+# called by dracut
+install() {
+    local _bin _confdir _f
+
+    _bin=$(_modpreload_bin)
+    # Installed under its usual name whatever it was built as: the hook
+    # calls /usr/sbin/modpreload.
+    inst_binary "$_bin" /usr/sbin/modpreload || return 1
+
+    # The lists it reads at boot, in modpreload(8)'s order of precedence.
+    # Not hostonly (-H) files: they say what to load wherever the image
+    # boots. /run/modpreload.d is made at runtime: nothing to copy.
+    _confdir=${MODPRELOAD_CONFDIR:-/etc/modpreload.d}
+    for _f in "${dracutsysrootdir-}$_confdir"/*.conf; do
+        [[ -f $_f ]] || continue
+        # dracut-install reads sources under the sysroot itself
+        inst "${_f#"${dracutsysrootdir-}"}" "/etc/modpreload.d/${_f##*/}"
+    done
+    inst_multiple -o "/usr/local/lib/modpreload.d/*.conf" \
+        "/usr/lib/modpreload.d/*.conf" "/lib/modpreload.d/*.conf"
+
+    # pre-udev: dracut's shell init sources it right before it starts udevd;
+    # with systemd, dracut-pre-udev.service (Before=systemd-udevd.service)
+    # does. 05: after fips (01), which must load its crypto first, before
+    # every other pre-udev hook (30 and up).
+    inst_hook pre-udev 05 "$moddir/modpreload-pre-udev.sh"
+}
