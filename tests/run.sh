@@ -8,9 +8,10 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
-out=$top/build/test-results.txt
 mkdir -p build
-: >"$out"
+# each run its own record (two runs at once must not share one), kept as
+# build/test-results.txt at the end
+out=$(mktemp "$top/build/test-results.XXXXXX")
 suites=${*:-unit fuzz lint vm}
 
 run_suite() {
@@ -20,7 +21,8 @@ run_suite() {
 }
 
 lint() {
-	files=$(git ls-files '*.sh' 'dracut-module/*' 'mkinitcpio-hook/*' 'init/mkinitramfs' .ci/run |
+	files=$(git ls-files '*.sh' 'dracut-module/*' 'mkinitcpio-hook/*' 'init/mkinitramfs' .ci/run \
+		'tests/mkinitcpio/install/*' 'tests/mkinitcpio/hooks/*' |
 		while read -r f; do head -n 1 "$f" | grep -q '^#!.*sh' && echo "$f"; done)
 	# shellcheck disable=SC2086 # a list of files
 	if shellcheck -x $files >&2; then
@@ -70,5 +72,6 @@ if [ "$fail" -gt 0 ]; then
 	echo "failed:" >&2
 	grep '^FAIL:' "$out" >&2
 fi
+mv "$out" "$top/build/test-results.txt"
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]
