@@ -68,6 +68,7 @@ struct mp_module {
 	char *skip_why;  /* for MP_SKIPPED */
 	off_t size;      /* file size on disk */
 	unsigned requests; /* how many requests asked for it, directly or as a dependency */
+	unsigned direct;   /* how many asked for it by its name or an alias of it */
 	unsigned sources;  /* 1 << enum mp_source, for every request that did */
 
 	struct mp_edge *deps;

@@ -218,6 +218,7 @@ static void count_request(struct mp_ctx *ctx, const struct mp_lookup *lk, enum m
 	if (stack == NULL)
 		return;
 	for (i = 0; i < lk->nmods; i++) {
+		p->mods[lk->mods[i]].direct++;
 		if (p->mods[lk->mods[i]].mark == mark)
 			continue;
 		p->mods[lk->mods[i]].mark = mark;

@@ -21,7 +21,7 @@ const char *mp_state_name(enum mp_state s)
 struct totals {
 	unsigned by_state[MP_HUNG + 1];
 	unsigned no_device;
-	uint64_t dup, bytes_read, bytes_not_read;
+	uint64_t dup, dup_deps, bytes_read, bytes_not_read, bytes_not_read_deps;
 	int nwaves;
 };
 
@@ -37,9 +37,13 @@ static void totals(const struct mp_ctx *ctx, struct totals *t)
 		t->by_state[m->state]++;
 		if (mp_module_no_device(p, m))
 			t->no_device++;
+		if (m->direct > 1) {
+			t->dup += m->direct - 1;
+			t->bytes_not_read += (uint64_t)m->size * (m->direct - 1);
+		}
 		if (m->requests > 1) {
-			t->dup += m->requests - 1;
-			t->bytes_not_read += (uint64_t)m->size * (m->requests - 1);
+			t->dup_deps += m->requests - 1;
+			t->bytes_not_read_deps += (uint64_t)m->size * (m->requests - 1);
 		}
 		/* a dry run counts what it would read */
 		if (m->read || (ctx->opts.dry_run && m->state == MP_PENDING))
@@ -150,7 +154,8 @@ static void json_module(struct mp_json *j, const struct mp_ctx *ctx, const struc
 	mp_json_str(j, "how", m->how);
 	mp_json_str(j, "options", m->options);
 	mp_json_u64(j, "size", (uint64_t)m->size);
-	mp_json_u64(j, "requests", m->requests);
+	mp_json_u64(j, "requests", m->direct);
+	mp_json_u64(j, "requests_with_dependents", m->requests);
 	mp_json_bool(j, "no_device", mp_module_no_device(p, m));
 	mp_json_arr_begin(j, "depends");
 	for (i = 0; i < m->ndeps; i++)
@@ -234,6 +239,10 @@ int mp_report_json(struct mp_ctx *ctx, int fd)
 	mp_json_u64(&j, "duplicates_collapsed", t.dup);
 	mp_json_u64(&j, "bytes_read", t.bytes_read);
 	mp_json_u64(&j, "bytes_not_read", t.bytes_not_read);
+	/* the same, counting a request as one for everything it needs: what
+	 * per-request modprobe would touch if every request raced */
+	mp_json_u64(&j, "duplicates_with_dependencies", t.dup_deps);
+	mp_json_u64(&j, "bytes_not_read_with_dependencies", t.bytes_not_read_deps);
 	mp_json_obj_begin(&j, "counts");
 	for (i = MP_LOADED; i <= MP_HUNG; i++)
 		mp_json_u64(&j, mp_state_name(i), t.by_state[i]);

@@ -91,9 +91,13 @@ t_duplicates() {
 	for m in base mid top other; do check "$m once" eq "$(starts $m)" 1; done
 	check "requests" eq "$(jq .requests.total "$t/r.json")" 400
 	check "unique" eq "$(jq .unique "$t/r.json")" 4
-	# 300 top-ish requests cover top, mid, base; 100 cover other, base
-	check "collapsed" eq "$(jq .duplicates_collapsed "$t/r.json")" $((299 * 3 + 99 + 100))
-	check "bytes not read > 0" [ "$(jq .bytes_not_read "$t/r.json")" -gt 0 ]
+	# 300 requests name top, 100 name other
+	check "collapsed" eq "$(jq .duplicates_collapsed "$t/r.json")" $((299 + 99))
+	# counting each request for everything it needs: top, mid 300 each,
+	# base 400, other 100
+	check "with dependencies" eq "$(jq .duplicates_with_dependencies "$t/r.json")" $((299 * 2 + 399 + 99))
+	size=$(stat -c %s "$t/root/lib/modules/1.0/kernel/test/top.ko")
+	check "bytes not read" eq "$(jq .bytes_not_read "$t/r.json")" $((299 * size + 99 * $(stat -c %s "$t/root/lib/modules/1.0/kernel/test/other.ko")))
 }
 
 # A failing init(): only its dependents are skipped, the rest loads, the
