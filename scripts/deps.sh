@@ -5,7 +5,7 @@
 # Quiet and quick when everything is already there.
 set -eu
 pkgs="build-essential musl-tools clang libclang-rt-14-dev llvm
-libkmod-dev libzstd-dev liblzma-dev zlib1g-dev
+libkmod-dev libzstd-dev liblzma-dev zlib1g-dev libblkid-dev
 kmod zstd xz-utils gzip cpio jq file
 autoconf automake libtool pkg-config gettext autopoint dpkg-dev debian-archive-keyring
 qemu-system-x86 busybox-static dracut-core systemd udev

@@ -12,6 +12,7 @@
 #   finit_* load_*   the finit_module trace (mpt_trace_counts)
 #   argv             the arguments init was given
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+# shellcheck source=tests/vm/lib.sh
 . /mpt/lib.sh
 mpt_kv root_uptime "$(mpt_uptime)"
 mpt_kv root_pid "$$"
@@ -30,7 +31,7 @@ if [ -f "$report" ]; then
 	mpt_kv report present
 	# the "counts" object of the report: "loaded": N, ...
 	sed -n '/"counts": {/,/}/s/^ *"\([a-z]*\)": \([0-9]*\),*$/MPT: report.\1=\2/p' "$report"
-	sed -n 's/^  "requests": {/&/p; s/^ *"coldplug": \([0-9]*\),*$/MPT: report.coldplug=\1/p' "$report"
+	sed -n 's/^ *"coldplug": \([0-9]*\),*$/MPT: report.coldplug=\1/p' "$report"
 else
 	mpt_kv report absent
 fi
