@@ -107,6 +107,9 @@ vmtest: all
 demo: deps
 	$(MAKE) all
 	bench/demo.sh
+bench: deps
+	$(MAKE) all
+	bench/run.sh
 
 # --- fuzzing (libFuzzer) ---
 FUZZERS := cmdline conf uevent kstats index
