@@ -31,6 +31,9 @@ HDRS := $(wildcard preload/*.h)
 
 .PHONY: all libs check unit vmtest fuzz fuzz-smoke demo bench install install-core clean distclean deps shellcheck
 
+# The included parts define rules too: the default goal stays `all`.
+.DEFAULT_GOAL := all
+
 # Each shipped part adds its own targets to EXTRA_ALL / EXTRA_INSTALL.
 EXTRA_ALL :=
 EXTRA_INSTALL :=

@@ -75,7 +75,13 @@ static char *options_for(struct mp_ctx *ctx, struct kmod_module *km, const char 
 	return opts;
 }
 
-static int add_module(struct mp_ctx *ctx, struct kmod_module *km, const char *why, int *out);
+/* Why a module is in the plan, as "WHAT OF": "dependency of ext4",
+ * "coldplug: pci:v...". Made into a string only for modules that are new. */
+struct why {
+	const char *what, *of;
+};
+
+static int add_module(struct mp_ctx *ctx, struct kmod_module *km, struct why why, int *out);
 
 static int add_list(struct mp_ctx *ctx, int idx, struct kmod_list *list, const char *what,
 		    bool soft, bool reverse)
@@ -85,10 +91,10 @@ static int add_list(struct mp_ctx *ctx, int idx, struct kmod_list *list, const c
 
 	kmod_list_foreach(l, list) {
 		struct kmod_module *d = kmod_module_get_module(l);
-		_cleanup_free_ char *why = mp_strdup_printf("%s %s", what, ctx->plan.mods[idx].name);
+		struct why why = { what, ctx->plan.mods[idx].name };
 		int di;
 
-		r = why ? add_module(ctx, d, why, &di) : -ENOMEM;
+		r = add_module(ctx, d, why, &di);
 		kmod_module_unref(d);
 		if (r < 0)
 			break;
@@ -120,7 +126,7 @@ static int expand(struct mp_ctx *ctx, struct kmod_module *km, int idx)
 	return r;
 }
 
-static int add_module(struct mp_ctx *ctx, struct kmod_module *km, const char *why, int *out)
+static int add_module(struct mp_ctx *ctx, struct kmod_module *km, struct why why, int *out)
 {
 	const char *name = kmod_module_get_name(km);
 	const char *path;
@@ -135,7 +141,9 @@ static int add_module(struct mp_ctx *ctx, struct kmod_module *km, const char *wh
 		return r;
 	*out = idx;
 	m = &ctx->plan.mods[idx];
-	m->why = strdup(why);
+	m->why = mp_strdup_printf("%s%s%s", why.what, why.of ? " " : "", why.of ? why.of : "");
+	if (m->why == NULL)
+		return -ENOMEM;
 
 	path = kmod_module_get_path(km);
 	if (path == NULL) {
@@ -287,7 +295,8 @@ int mp_plan_resolve(struct mp_ctx *ctx, const char *alias, enum mp_source src, b
 	kmod_list_foreach(l, list) {
 		struct kmod_module *km = kmod_module_get_module(l);
 		bool direct = strcmp(kmod_module_get_name(km), key) == 0;
-		_cleanup_free_ char *why = NULL;
+		char what[32];
+		struct why why = { what, NULL };
 		int idx, *mods;
 
 		nfound++;
@@ -296,9 +305,13 @@ int mp_plan_resolve(struct mp_ctx *ctx, const char *alias, enum mp_source src, b
 			kmod_module_unref(km);
 			continue;
 		}
-		why = direct ? mp_strdup_printf("requested (%s)", mp_source_name(src))
-			     : mp_strdup_printf("%s: %s", mp_source_name(src), alias);
-		r = why ? add_module(ctx, km, why, &idx) : -ENOMEM;
+		if (direct) {
+			snprintf(what, sizeof(what), "requested (%s)", mp_source_name(src));
+		} else {
+			snprintf(what, sizeof(what), "%s:", mp_source_name(src));
+			why.of = alias;
+		}
+		r = add_module(ctx, km, why, &idx);
 		kmod_module_unref(km);
 		if (r < 0)
 			goto out;
