@@ -47,7 +47,7 @@ done
 res=$DR_WORK/logs/systemd-8-off.txt
 rc=0
 dr_boot "$res" "$DR_WORK/logs/systemd-8-off.serial" "$img" 8 \
-	"rd.modpreload=0 systemd.wants=systemd-udev-settle.service" 420 || rc=$?
+	"rd.modpreload=0 rd.systemd.wants=systemd-udev-settle.service" 420 || rc=$?
 dr_eq "run.sh (see $DR_WORK/logs/systemd-8-off.serial)" "$rc" 0
 dr_check_root "$res"
 dr_eq "report" "$(mpt_get report "$res")" absent
