@@ -32,9 +32,17 @@ core_field() {
 
 # core_before A B FILE: module A's call returned before module B's started
 core_before() {
-	a=$(core_field "call.$1" 2 "$3")
-	b=$(core_field "call.$2" 1 "$3")
-	[ -n "$a" ] && [ -n "$b" ] && [ "$a" -le "$b" ]
+	_cb_end=$(core_field "call.$1" 2 "$3")
+	_cb_start=$(core_field "call.$2" 1 "$3")
+	[ -n "$_cb_end" ] && [ -n "$_cb_start" ] && [ "$_cb_end" -le "$_cb_start" ]
+}
+
+# core_started_after A B FILE: module B's call started after module A's did
+# (B was asked for by something A's init() made, not by a dependency)
+core_started_after() {
+	_cb_a=$(core_field "call.$1" 1 "$3")
+	_cb_b=$(core_field "call.$2" 1 "$3")
+	[ -n "$_cb_a" ] && [ -n "$_cb_b" ] && [ "$_cb_a" -lt "$_cb_b" ]
 }
 
 # core_max_parallel FILE: the most load syscalls in flight at once
