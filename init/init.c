@@ -108,7 +108,8 @@ static void read_cmdline(char *buf, size_t size)
 static int preload(const char *const *names, bool first)
 {
 	struct mp_run_args a = {
-		.opts = { .cmdline = "/proc/cmdline", .coldplug = names == NULL, .kstats = true },
+		.opts = { .cmdline = "/proc/cmdline", .coldplug = names == NULL, .kstats = true,
+			  .grouped = true },
 		.names = names,
 		.default_configs = first,
 		.report_path = first ? INIT_REPORT : NULL,

@@ -7,6 +7,7 @@
 #include <libkmod.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -326,6 +327,8 @@ void mp_ctx_free(struct mp_ctx *ctx)
 		close(ctx->uevent_fd);
 	if (ctx->moddir_fd >= 0)
 		close(ctx->moddir_fd);
+	if (ctx->depbin)
+		munmap(ctx->depbin, ctx->depbin_len);
 	mp_plan_free(&ctx->plan);
 	mp_strmap_free(ctx->byname);
 	mp_strmap_free(ctx->lookups);

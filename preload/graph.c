@@ -335,6 +335,7 @@ void mp_plan_free(struct mp_plan *p)
 		free(m->options);
 		free(m->why);
 		free(m->skip_why);
+		free(m->fail_why);
 		free(m->deps);
 		free(m->users);
 	}

@@ -168,3 +168,56 @@ int mp_index_check(const char *path)
 	munmap(p, (size_t)st.st_size);
 	return e;
 }
+
+/*
+ * The first value stored under key, or NULL: the raw line depmod wrote
+ * ("kernel/x.ko: kernel/y.ko kernel/z.ko" in modules.dep.bin). Every
+ * offset is checked again, so a file that changed since the check
+ * cannot take us outside the buffer.
+ */
+const char *mp_index_lookup(const void *buf, size_t len, const char *key)
+{
+	struct reader r = { buf, len };
+	uint32_t node, n;
+	size_t off, end, depth;
+	const char *k = key;
+
+	if (u32_at(&r, 8, &node) < 0)
+		return NULL;
+	/* a key is shorter than the file: a longer walk is a loop */
+	for (depth = 0; depth <= len; depth++) {
+		off = node & NODE_MASK;
+		if (off < 12 || off >= len)
+			return NULL;
+		if (node & NODE_PREFIX) {
+			if (skip_str(&r, off, &end) < 0)
+				return NULL;
+			for (; off + 1 < end; off++, k++)
+				if (*k != (char)r.buf[off])
+					return NULL;
+			off = end;
+		}
+		if (node & NODE_CHILDS) {
+			unsigned first, last, c = (unsigned char)*k;
+
+			if (off + 2 > len)
+				return NULL;
+			first = r.buf[off];
+			last = r.buf[off + 1];
+			if (*k != '\0') {
+				if (c < first || c > last ||
+				    u32_at(&r, off + 2 + 4 * (size_t)(c - first), &node) < 0 || node == 0)
+					return NULL;
+				k++;
+				continue;
+			}
+			off += 2 + 4 * (size_t)(last >= first ? last - first + 1 : 0);
+		}
+		if (*k != '\0' || !(node & NODE_VALUES))
+			return NULL;
+		if (u32_at(&r, off, &n) < 0 || n == 0 || skip_str(&r, off + 8, &end) < 0)
+			return NULL;
+		return (const char *)r.buf + off + 8;
+	}
+	return NULL;
+}

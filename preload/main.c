@@ -246,6 +246,7 @@ int main(int argc, char **argv)
 		if (fd >= 0) {
 			lg.fd = fd;
 			lg.kmsg = true;
+			a.opts.grouped = true;
 		}
 	}
 	a.names = names;

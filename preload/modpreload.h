@@ -66,6 +66,8 @@ struct mp_module {
 	char *options;   /* from modprobe.d and the kernel command line */
 	char *why;       /* why it is in the plan: "coldplug", "dependency of x" */
 	char *skip_why;  /* for MP_SKIPPED */
+	char *fail_why;  /* for MP_FAILED before any syscall: what the index or
+			    the file system said */
 	off_t size;      /* file size on disk */
 	unsigned requests; /* how many requests asked for it, directly or as a dependency */
 	unsigned direct;   /* how many asked for it by its name or an alias of it */
@@ -124,6 +126,9 @@ struct mp_options {
 	bool dry_run;
 	bool coldplug;
 	bool kstats;             /* read /sys/kernel/debug/modules/stats */
+	bool grouped;            /* the summary says one line per kind of problem,
+				    not one per module: /dev/kmsg drops a writer's
+				    records past 10 in 5 s */
 };
 
 /* --- context (ctx.c) --- */

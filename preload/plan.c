@@ -6,10 +6,13 @@
  * thread-safe and the workers never see it.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <libkmod.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -82,6 +85,7 @@ struct why {
 };
 
 static int add_module(struct mp_ctx *ctx, struct kmod_module *km, struct why why, int *out);
+static int add_missing_deps(struct mp_ctx *ctx, int idx, struct kmod_list *deps);
 
 static int add_list(struct mp_ctx *ctx, int idx, struct kmod_list *list, const char *what,
 		    bool soft, bool reverse)
@@ -113,6 +117,8 @@ static int expand(struct mp_ctx *ctx, struct kmod_module *km, int idx)
 
 	deps = kmod_module_get_dependencies(km);
 	r = add_list(ctx, idx, deps, "dependency of", false, false);
+	if (r == 0)
+		r = add_missing_deps(ctx, idx, deps);
 	kmod_module_unref_list(deps);
 	if (r < 0)
 		return r;
@@ -152,7 +158,8 @@ static int add_module(struct mp_ctx *ctx, struct kmod_module *km, struct why why
 		} else {
 			m->state = MP_FAILED;
 			m->err = ENOENT;
-			mp_log(ctx, MP_LOG_ERR, "%s: not in %s/modules.dep (ENOENT)", name, ctx->moddir);
+			m->fail_why = mp_strdup_printf("not in %s/modules.dep", ctx->moddir);
+			mp_log(ctx, MP_LOG_INFO, "%s: not in %s/modules.dep (ENOENT)", name, ctx->moddir);
 		}
 		return 0;
 	}
@@ -162,7 +169,8 @@ static int add_module(struct mp_ctx *ctx, struct kmod_module *km, struct why why
 	} else {
 		m->state = MP_FAILED;
 		m->err = errno;
-		mp_log(ctx, MP_LOG_ERR, "%s: %s: %s", name, m->path ? m->path : path, mp_errno_name(m->err));
+		m->fail_why = mp_strdup_printf("%s: %s", m->path ? m->path : path, strerror(m->err));
+		mp_log(ctx, MP_LOG_INFO, "%s: %s: %s", name, m->path ? m->path : path, mp_errno_name(m->err));
 		return 0;
 	}
 	if (mp_cmdline_listed(ctx->cmdline.kblacklist, ctx->cmdline.nkblacklist, name)) {
@@ -205,6 +213,93 @@ static bool in_list(struct kmod_list *list, const char *name)
 			return true;
 	}
 	return false;
+}
+
+/* A module's line in modules.dep.bin, mapped once; NULL if there is none
+ * (or the file cannot be read: the check at start-up has said so). */
+static const char *depline(struct mp_ctx *ctx, const char *name)
+{
+	if (!ctx->depbin_tried) {
+		char path[PATH_MAX + 32];
+		_cleanup_close_ int fd = -1;
+		struct stat st;
+		void *map;
+
+		ctx->depbin_tried = true;
+		snprintf(path, sizeof(path), "%s/modules.dep.bin", ctx->moddir);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size >= 12) {
+			map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+			if (map != MAP_FAILED) {
+				ctx->depbin = map;
+				ctx->depbin_len = (size_t)st.st_size;
+			}
+		}
+	}
+	return ctx->depbin ? mp_index_lookup(ctx->depbin, ctx->depbin_len, name) : NULL;
+}
+
+/*
+ * libkmod makes a module's dependency list from its modules.dep line but
+ * leaves out, with only a log line, a dependency whose file is gone: the
+ * module would then be loaded alone and fail in the kernel with "unknown
+ * symbol". Each such dependency becomes a failed module of its own, so
+ * that what needs it is skipped and says why.
+ */
+static int add_missing_deps(struct mp_ctx *ctx, int idx, struct kmod_list *deps)
+{
+	const char *line = depline(ctx, ctx->plan.mods[idx].name);
+	const char *p = line ? strchr(line, ':') : NULL;
+
+	if (p == NULL)
+		return 0;
+	for (p++;;) {
+		char rel[PATH_MAX], name[256], *ko;
+		const char *base;
+		struct stat st;
+		size_t n;
+		int di, r, e;
+
+		p += strspn(p, " \t");
+		n = strcspn(p, " \t");
+		if (n == 0)
+			return 0;
+		if (n >= sizeof(rel)) {
+			p += n;
+			continue;
+		}
+		memcpy(rel, p, n);
+		rel[n] = '\0';
+		p += n;
+		base = strrchr(rel, '/');
+		if (mp_normalize_name(base ? base + 1 : rel, name, sizeof(name)) < 0)
+			continue;
+		ko = strstr(name, ".ko");
+		if (ko)
+			*ko = '\0';
+		if (in_list(deps, name))
+			continue;
+		if (mp_strmap_get(ctx->byname, name, &di) != 0) {
+			struct mp_module *d;
+
+			r = mp_graph_add(&ctx->plan, name, &di);
+			if (r < 0 || (r = mp_strmap_put(ctx->byname, name, di)) < 0)
+				return r;
+			d = &ctx->plan.mods[di];
+			d->why = mp_strdup_printf("dependency of %s", ctx->plan.mods[idx].name);
+			d->path = rel[0] == '/' ? strdup(rel) : mp_strdup_printf("%s/%s", ctx->moddir, rel);
+			if (d->why == NULL || d->path == NULL)
+				return -ENOMEM;
+			e = stat(d->path, &st) < 0 ? errno : EINVAL;
+			d->state = MP_FAILED;
+			d->err = e;
+			d->fail_why = mp_strdup_printf("in modules.dep, but %s: %s", d->path, strerror(e));
+			mp_log(ctx, MP_LOG_INFO, "%s: %s: %s", name, d->path, mp_errno_name(e));
+		}
+		r = mp_graph_depend(&ctx->plan, idx, di, false);
+		if (r < 0)
+			return r;
+	}
 }
 
 /* allowed: the lookup's modules that modprobe.d's blacklist lets through */
@@ -325,7 +420,7 @@ int mp_plan_resolve(struct mp_ctx *ctx, const char *alias, enum mp_source src, b
 	}
 	lk->blacklisted = nfound > 0 && lk->nmods == 0;
 	if (nfound == 0 && explicit_name) {
-		mp_log(ctx, MP_LOG_ERR, "%s: module not found in %s (ENOENT)", alias, ctx->moddir);
+		mp_log(ctx, MP_LOG_INFO, "%s: module not found in %s (ENOENT)", alias, ctx->moddir);
 		r = mp_plan_note_missing(p, alias);
 		if (r < 0)
 			goto out;

@@ -2,7 +2,9 @@
 /* What happened, for people (a few lines through the log) and for programs
  * (JSON). Both read the plan after the scheduler is done with it. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -140,7 +142,7 @@ static void json_module(struct mp_json *j, const struct mp_ctx *ctx, const struc
 	if (m->err) {
 		mp_json_u64(j, "errno", (uint64_t)m->err);
 		mp_json_str(j, "error", mp_errno_name(m->err));
-		mp_json_str(j, "message", mp_load_error(m->err));
+		mp_json_str(j, "message", m->fail_why ? m->fail_why : mp_load_error(m->err));
 	} else {
 		mp_json_null(j, "errno");
 	}
@@ -298,6 +300,108 @@ static void summary_kstats(struct mp_ctx *ctx)
 	mp_log(ctx, MP_LOG_NOTICE, "kernel module stats during the run: %s", line);
 }
 
+/*
+ * What went wrong, module by module: one line each, or (opts.grouped)
+ * one line per kind, as many names as fit in a kernel log record and a
+ * count of the rest, which the JSON report always has.
+ */
+enum { PB_NODEV, PB_FAILED, PB_HUNG, PB_SKIPPED, PB_LEFT_OUT, PB_MISSING, PB_MAX };
+
+struct problem_line {
+	char buf[800];
+	size_t len;
+	unsigned n, left;
+};
+
+static const struct {
+	const char *prefix; /* one module a line */
+	const char *group;  /* one kind a line */
+	int prio;
+} problem_kinds[PB_MAX] = {
+	[PB_NODEV] = { "no device for ", "no device", MP_LOG_INFO },
+	[PB_FAILED] = { "failed: ", "failed", MP_LOG_ERR },
+	[PB_HUNG] = { "hung: ", "hung", MP_LOG_ERR },
+	[PB_SKIPPED] = { "skipped: ", "skipped", MP_LOG_ERR },
+	[PB_LEFT_OUT] = { "skipped: ", "left out", MP_LOG_NOTICE },
+	[PB_MISSING] = { "not found: ", "not found", MP_LOG_ERR },
+};
+
+static void problem(struct mp_ctx *ctx, struct problem_line *lines, int kind,
+		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void problem(struct mp_ctx *ctx, struct problem_line *lines, int kind,
+		    const char *fmt, ...)
+{
+	struct problem_line *l = &lines[kind];
+	char item[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(item, sizeof(item), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (!ctx->opts.grouped) {
+		mp_log(ctx, problem_kinds[kind].prio, "%s%s", problem_kinds[kind].prefix, item);
+		return;
+	}
+	l->n++;
+	/* room for "; " and the tail "; and N more (see the report)" */
+	if (l->left == 0 && l->len + (size_t)n + 2 + 40 < sizeof(l->buf)) {
+		l->len += (size_t)snprintf(l->buf + l->len, sizeof(l->buf) - l->len, "%s%s",
+					   l->len ? "; " : "", item);
+	} else {
+		l->left++;
+	}
+}
+
+static void problems(struct mp_ctx *ctx)
+{
+	const struct mp_plan *p = &ctx->plan;
+	struct problem_line *lines = NULL;
+	int i;
+
+	if (ctx->opts.grouped) {
+		lines = calloc(PB_MAX, sizeof(*lines));
+		if (lines == NULL) {
+			mp_log(ctx, MP_LOG_ERR, "out of memory for the summary; the report has it all");
+			return;
+		}
+	}
+	for (i = 0; i < p->nmods; i++) {
+		const struct mp_module *m = &p->mods[i];
+
+		if (mp_module_no_device(p, m))
+			problem(ctx, lines, PB_NODEV, "%s: %s", m->name,
+				m->state == MP_FAILED ? "its init() said ENODEV" : m->skip_why);
+		else if (m->state == MP_FAILED)
+			problem(ctx, lines, PB_FAILED, "%s: %s (%s)", m->name,
+				m->fail_why ? m->fail_why : mp_load_error(m->err), mp_errno_name(m->err));
+		else if (m->state == MP_HUNG)
+			problem(ctx, lines, PB_HUNG, "%s: init() did not return within %u ms",
+				m->name, ctx->opts.timeout_ms);
+		else if (m->state == MP_SKIPPED)
+			problem(ctx, lines, m->excluded ? PB_LEFT_OUT : PB_SKIPPED, "%s: %s",
+				m->name, m->skip_why ? m->skip_why : "");
+	}
+	for (i = 0; i < p->nmissing; i++)
+		problem(ctx, lines, PB_MISSING, "%s", p->missing[i]);
+	if (lines == NULL)
+		return;
+	for (i = 0; i < PB_MAX; i++) {
+		const struct problem_line *l = &lines[i];
+		char more[48] = "";
+
+		if (l->n == 0)
+			continue;
+		if (l->left)
+			snprintf(more, sizeof(more), "; and %u more (see the report)", l->left);
+		mp_log(ctx, problem_kinds[i].prio, "%s (%u): %s%s", problem_kinds[i].group, l->n,
+		       l->buf, more);
+	}
+	free(lines);
+}
+
 void mp_report_summary(struct mp_ctx *ctx)
 {
 	const struct mp_plan *p = &ctx->plan;
@@ -334,24 +438,7 @@ void mp_report_summary(struct mp_ctx *ctx)
 		       t.by_state[MP_FAILED], t.by_state[MP_SKIPPED], t.by_state[MP_HUNG], t.no_device, t.nwaves,
 		       (double)ctx->elapsed / 1e6, (double)cns / 1e6, crit);
 
-	for (i = 0; i < p->nmods; i++) {
-		const struct mp_module *m = &p->mods[i];
-
-		if (mp_module_no_device(p, m))
-			mp_log(ctx, MP_LOG_INFO, "no device for %s: %s", m->name,
-			       m->state == MP_FAILED ? "its init() said ENODEV" : m->skip_why);
-		else if (m->state == MP_FAILED)
-			mp_log(ctx, MP_LOG_ERR, "failed: %s: %s (%s)", m->name, mp_load_error(m->err),
-			       mp_errno_name(m->err));
-		else if (m->state == MP_HUNG)
-			mp_log(ctx, MP_LOG_ERR, "hung: %s: init() did not return within %u ms",
-			       m->name, ctx->opts.timeout_ms);
-		else if (m->state == MP_SKIPPED)
-			mp_log(ctx, m->excluded ? MP_LOG_NOTICE : MP_LOG_ERR, "skipped: %s: %s",
-			       m->name, m->skip_why ? m->skip_why : "");
-	}
-	for (i = 0; i < p->nmissing; i++)
-		mp_log(ctx, MP_LOG_ERR, "not found: %s", p->missing[i]);
+	problems(ctx);
 	summary_kstats(ctx);
 }
 

@@ -105,7 +105,40 @@ core_eq "softdep: post last" "$(mpt_get seq.mpt_soft_post "$r")" 3
 # missing module
 core_eq "missing: exit" "$(mpt_get missing.rc "$r")" 1
 core_eq "missing: the rest loads" "$(mpt_get proc.mpt_fan00 "$r")" 1
-mpt_keys missing.err= "$r" | grep -q "nosuch_module: module not found" || core_fail "missing: no message"
+mpt_keys missing.err= "$r" | grep -q "not found: nosuch_module" || core_fail "missing: no message"
+
+# a dependency's file gone from the tree
+core_eq "gone: exit" "$(mpt_get gone.rc "$r")" 1
+core_eq "gone: mpt_drvlib" "$(mpt_get state.mpt_drvlib "$r")" failed
+core_eq "gone: mpt_drv2" "$(mpt_get state.mpt_drv2 "$r")" skipped
+core_eq "gone: mpt_drv2 never asked the kernel" "$(core_ncalls gone.call.mpt_drv2 "$r")" 0
+core_eq "gone: mpt_drv2 not live" "$(mpt_get proc.mpt_drv2 "$r")" 0
+core_eq "gone: the rest loads" "$(mpt_get proc.mpt_fan03 "$r")" 1
+core_eq "gone: load syscalls" "$(mpt_keys gone.call. "$r" | wc -l)" 1
+mpt_get gone.message "$r" | grep -q "mpt_drvlib.ko.*: No such file or directory" ||
+	core_fail "gone: the report does not name the file"
+mpt_keys gone.err= "$r" | grep -q "skipped: mpt_drv2: depends on mpt_drvlib, which failed (ENOENT)" ||
+	core_fail "gone: no message for mpt_drv2"
+
+# the summary through /dev/kmsg: the control (one record a line) loses
+# lines to the kernel's rate limit; --kmsg's grouped lines all arrive
+mpt_keys kmsgctl.line= "$r" | grep -q "lines suppressed due to ratelimiting" ||
+	core_fail "kmsg: the control was not rate-limited (the case proves nothing)"
+core_eq "kmsg: exit" "$(mpt_get kmsg.rc "$r")" 1
+core_eq "kmsg: nothing on stderr" "$(mpt_keys kmsg.err= "$r" | wc -l)" 0
+mpt_keys kmsg.line= "$r" | grep -q "suppressed" && core_fail "kmsg: lines were suppressed"
+mpt_keys kmsg.line= "$r" | grep -q "modpreload: [0-9]* loaded, " ||
+	core_fail "kmsg: no summary line"
+mpt_keys kmsg.line= "$r" | grep -q "modpreload: failed (1): mpt_fail: init() found no device (ENODEV)" ||
+	core_fail "kmsg: no line for the failure"
+mpt_keys kmsg.line= "$r" | grep -q "modpreload: skipped (1): mpt_fail_child: depends on mpt_fail" ||
+	core_fail "kmsg: no line for the skipped module"
+kline=$(mpt_keys kmsg.line= "$r" | grep "modpreload: not found (16): ")
+for i in 00 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15; do
+	case $kline in *"nosuch_$i"*) ;; *) core_fail "kmsg: nosuch_$i not named" ;; esac
+done
+core_eq "kmsg: the control loaded mpt_fan01" "$(mpt_get proc.mpt_fan01 "$r")" 1
+core_eq "kmsg: mpt_fan02 live" "$(mpt_get proc.mpt_fan02 "$r")" 1
 
 # bad index
 core_eq "corrupt index: exit" "$(mpt_get corrupt.rc "$r")" 3

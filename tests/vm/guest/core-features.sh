@@ -58,6 +58,37 @@ mpt_seq_of mpt_soft_pre mpt_soft_main mpt_soft_post
 core_run missing -r $R nosuch_module mpt_fan00
 mpt_loaded mpt_fan00
 
+# modules.dep names a file that is gone: libkmod quietly leaves it out of
+# mpt_drv2's dependency list (kmod's modprobe then asks the kernel for
+# mpt_drv2 alone: unknown symbol); modpreload fails the missing module,
+# skips mpt_drv2 without a syscall, and loads the rest.
+mkdir -p /tmp/gone/lib/modules
+cp -a "/lib/modules/$(uname -r)" /tmp/gone/lib/modules/
+rm "$(find /tmp/gone -name 'mpt_drvlib.ko*')"
+core_trace_clear
+core_run gone -d /tmp/gone -r $R mpt_drv2 mpt_fan03
+core_state $R mpt_drvlib
+core_state $R mpt_drv2
+mpt_kv gone.message "$(grep -o '"message": "in modules.dep, but [^"]*"' $R)"
+mpt_loaded mpt_fan03 mpt_drv2 mpt_drvlib
+core_calls | sed 's/call\./gone.call./'
+rm -rf /tmp/gone
+
+# /dev/kmsg keeps only a writer's first 10 records in 5 s (printk.devkmsg's
+# default). The control writes one record per problem, as stderr does;
+# --kmsg groups them, one record per kind, so the kernel log gets it all.
+names=
+for i in 00 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15; do names="$names nosuch_$i"; done
+dmesg -c >/dev/null
+# shellcheck disable=SC2086 # a list of names
+/sbin/modpreload $names mpt_fail_child mpt_fan01 2>/dev/kmsg
+dmesg | sed -n 's/^\[[ 0-9.]*\] //p' | sed 's/^/MPT: kmsgctl.line=/'
+dmesg -c >/dev/null
+# shellcheck disable=SC2086 # a list of names
+core_run kmsg --kmsg $names mpt_fail_child mpt_fan02
+mpt_loaded mpt_fan01 mpt_fan02
+dmesg | sed -n 's/^\[[ 0-9.]*\] //p' | sed 's/^/MPT: kmsg.line=/'
+
 # A corrupt, then a missing modules.dep.bin: exit 3, a message, no crash,
 # no load attempted.
 mkdir -p /tmp/bad/lib/modules
