@@ -250,8 +250,18 @@ static int add_missing_deps(struct mp_ctx *ctx, int idx, struct kmod_list *deps)
 {
 	const char *line = depline(ctx, ctx->plan.mods[idx].name);
 	const char *p = line ? strchr(line, ':') : NULL;
+	struct kmod_list *l;
+	size_t listed = 0, got = 0;
 
 	if (p == NULL)
+		return 0;
+	/* the usual case: libkmod kept every one */
+	for (line = p + 1; *line != '\0'; line++)
+		if (*line != ' ' && line[-1] == ' ')
+			listed++;
+	kmod_list_foreach(l, deps)
+		got++;
+	if (listed == got)
 		return 0;
 	for (p++;;) {
 		char rel[PATH_MAX], name[256], *ko;
@@ -260,8 +270,8 @@ static int add_missing_deps(struct mp_ctx *ctx, int idx, struct kmod_list *deps)
 		size_t n;
 		int di, r, e;
 
-		p += strspn(p, " \t");
-		n = strcspn(p, " \t");
+		p += strspn(p, " ");
+		n = strcspn(p, " ");
 		if (n == 0)
 			return 0;
 		if (n >= sizeof(rel)) {
