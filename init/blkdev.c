@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "init.h"
+#include "internal.h"
 
 static void lookup(blkid_probe pr, const char *name, char *out, size_t outsz)
 {
@@ -69,17 +70,14 @@ static int read_uevent(int dirfd, char *name, size_t namesz, dev_t *devnum)
 	char buf[1024], *line, *save = NULL;
 	unsigned major = 0, minor = 0;
 	bool has_major = false;
-	ssize_t n;
-	int fd;
+	size_t n;
+	int r;
 
-	fd = openat(dirfd, "uevent", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
+	r = mp_read_fileat(dirfd, "uevent", buf, sizeof(buf), &n);
+	if (r < 0)
+		return r;
+	if (n == 0)
 		return -EIO;
-	buf[n] = '\0';
 	name[0] = '\0';
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		if (strncmp(line, "MAJOR=", 6) == 0) {
@@ -102,17 +100,9 @@ static int read_uevent(int dirfd, char *name, size_t namesz, dev_t *devnum)
 static bool has_size(int dirfd)
 {
 	char buf[32];
-	ssize_t n;
-	int fd = openat(dirfd, "size", O_RDONLY | O_CLOEXEC);
 
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	return strtoull(buf, NULL, 10) > 0;
+	return mp_read_fileat(dirfd, "size", buf, sizeof(buf), NULL) == 0 &&
+	       strtoull(buf, NULL, 10) > 0;
 }
 
 static int known(const struct blkdevs *s, const char *name, dev_t devnum)

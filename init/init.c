@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "init.h"
+#include "internal.h"
 #include "modpreload.h"
 
 static const char usage[] =
@@ -91,12 +92,8 @@ static void console_setup(void)
 
 static void read_cmdline(char *buf, size_t size)
 {
-	int fd = open("/proc/cmdline", O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd < 0 ? -1 : read(fd, buf, size - 1);
-
-	if (fd >= 0)
-		close(fd);
-	buf[n > 0 ? n : 0] = '\0';
+	if (mp_read_file("/proc/cmdline", buf, size, NULL) < 0)
+		buf[0] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
 }
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "init.h"
+#include "internal.h"
 
 #define LINE_MAX_ 1024
 
@@ -79,17 +80,9 @@ void init_log(struct init_log *l, int prio, const char *fmt, ...)
 static bool kernel_echoes(int prio)
 {
 	char buf[64];
-	ssize_t n;
-	int fd = open("/proc/sys/kernel/printk", O_RDONLY | O_CLOEXEC);
 
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	return prio < atoi(buf);
+	return mp_read_file("/proc/sys/kernel/printk", buf, sizeof(buf), NULL) == 0 &&
+	       prio < atoi(buf);
 }
 
 void init_shout(struct init_log *l, const char *fmt, ...)

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "init.h"
+#include "internal.h"
 
 static const struct {
 	const char *source, *target, *type, *data;
@@ -40,27 +41,13 @@ int early_mounts(struct init_log *l)
 	return failed;
 }
 
-static int read_filesystems(char *buf, size_t size)
-{
-	int fd = open("/proc/filesystems", O_RDONLY | O_CLOEXEC);
-	size_t n = 0;
-	ssize_t r;
-
-	if (fd < 0)
-		return -errno;
-	while (n + 1 < size && (r = read(fd, buf + n, size - 1 - n)) > 0)
-		n += (size_t)r;
-	close(fd);
-	buf[n] = '\0';
-	return 0;
-}
 
 /* 1 when the kernel has a driver for type, 0 when not, -errno. */
 int fs_registered(const char *type)
 {
 	char buf[8192], want[64];
 
-	if (read_filesystems(buf, sizeof(buf)) < 0)
+	if (mp_read_file("/proc/filesystems", buf, sizeof(buf), NULL) < 0)
 		return -ENOENT;
 	snprintf(want, sizeof(want), "\t%s\n", type);
 	return strstr(buf, want) != NULL;
@@ -84,7 +71,7 @@ static void all_block_filesystems(char *buf, size_t size)
 	size_t n = 0;
 
 	buf[0] = buf[1] = '\0';
-	if (read_filesystems(fs, sizeof(fs)) < 0)
+	if (mp_read_file("/proc/filesystems", fs, sizeof(fs), NULL) < 0)
 		return;
 	for (line = strtok_r(fs, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		size_t len;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "init.h"
+#include "internal.h"
 
 bool shell_available(void)
 {
@@ -29,22 +30,17 @@ bool shell_available(void)
 static int open_tty(void)
 {
 	char buf[256], path[300], *name;
-	ssize_t n;
-	int fd = open("/sys/class/tty/console/active", O_RDONLY | O_CLOEXEC);
+	size_t n;
+	int fd;
 
-	if (fd >= 0) {
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (n > 0) {
-			buf[n] = '\0';
-			buf[strcspn(buf, "\n")] = '\0';
-			name = strrchr(buf, ' ');
-			name = name ? name + 1 : buf;
-			snprintf(path, sizeof(path), "/dev/%s", name);
-			fd = open(path, O_RDWR | O_NOCTTY);
-			if (fd >= 0)
-				return fd;
-		}
+	if (mp_read_file("/sys/class/tty/console/active", buf, sizeof(buf), &n) == 0 && n > 0) {
+		buf[strcspn(buf, "\n")] = '\0';
+		name = strrchr(buf, ' ');
+		name = name ? name + 1 : buf;
+		snprintf(path, sizeof(path), "/dev/%s", name);
+		fd = open(path, O_RDWR | O_NOCTTY);
+		if (fd >= 0)
+			return fd;
 	}
 	return open("/dev/console", O_RDWR | O_NOCTTY);
 }

@@ -78,7 +78,12 @@ bool mp_name_is_safe(const char *name)
 /* Reads a whole small file (sysfs, procfs) into buf, NUL-terminated. */
 int mp_read_file(const char *path, char *buf, size_t size, size_t *len)
 {
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	return mp_read_fileat(AT_FDCWD, path, buf, size, len);
+}
+
+int mp_read_fileat(int dirfd, const char *path, char *buf, size_t size, size_t *len)
+{
+	_cleanup_close_ int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
 	size_t n = 0;
 
 	if (fd < 0)
