@@ -102,7 +102,8 @@ static int check_indexes(struct mp_ctx *ctx, unsigned *bad)
 		 * leaves it empty when there is nothing to put in it */
 		if (i == ARRAY_SIZE(indexes) - 1 && (stat(path, &st) < 0 || st.st_size == 0))
 			continue;
-		r = mp_index_check(path);
+		r = i == 0 ? mp_index_check_map(path, &ctx->depbin, &ctx->depbin_len)
+			   : mp_index_check(path);
 		if (r == 0)
 			continue;
 		*bad |= 1u << i;

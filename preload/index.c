@@ -148,7 +148,9 @@ int mp_index_check_buf(const void *buf, size_t len)
 	return 0;
 }
 
-int mp_index_check(const char *path)
+/* Checks the index at path; with map, a good one stays mapped for
+ * mp_index_lookup (the caller unmaps *len bytes). */
+int mp_index_check_map(const char *path, void **map, size_t *len)
 {
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
@@ -165,8 +167,18 @@ int mp_index_check(const char *path)
 	if (p == MAP_FAILED)
 		return -errno;
 	e = mp_index_check_buf(p, (size_t)st.st_size);
-	munmap(p, (size_t)st.st_size);
+	if (e == 0 && map) {
+		*map = p;
+		*len = (size_t)st.st_size;
+	} else {
+		munmap(p, (size_t)st.st_size);
+	}
 	return e;
+}
+
+int mp_index_check(const char *path)
+{
+	return mp_index_check_map(path, NULL, NULL);
 }
 
 /*

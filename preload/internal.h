@@ -62,11 +62,10 @@ struct mp_ctx {
 
 	struct mp_kstats *kstats_before, *kstats_after;
 
-	/* modules.dep.bin, mapped when first needed: libkmod drops a
-	 * dependency whose file is gone without telling its caller */
+	/* modules.dep.bin, mapped by its check: libkmod drops a dependency
+	 * whose file is gone without telling its caller (plan.c) */
 	void *depbin;
 	size_t depbin_len;
-	bool depbin_tried;
 };
 
 /* The cached answer to one alias: the modules it stands for. */
@@ -151,6 +150,7 @@ int mp_coldplug_drain(struct mp_ctx *ctx);
 /* index.c: depmod's .bin files, checked before libkmod trusts them */
 int mp_index_check_buf(const void *buf, size_t len);
 int mp_index_check(const char *path);
+int mp_index_check_map(const char *path, void **map, size_t *len);
 const char *mp_index_lookup(const void *buf, size_t len, const char *key);
 
 /* kstats.c */

@@ -6,13 +6,10 @@
  * thread-safe and the workers never see it.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <libkmod.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "internal.h"
 
@@ -215,30 +212,6 @@ static bool in_list(struct kmod_list *list, const char *name)
 	return false;
 }
 
-/* A module's line in modules.dep.bin, mapped once; NULL if there is none
- * (or the file cannot be read: the check at start-up has said so). */
-static const char *depline(struct mp_ctx *ctx, const char *name)
-{
-	if (!ctx->depbin_tried) {
-		char path[PATH_MAX + 32];
-		_cleanup_close_ int fd = -1;
-		struct stat st;
-		void *map;
-
-		ctx->depbin_tried = true;
-		snprintf(path, sizeof(path), "%s/modules.dep.bin", ctx->moddir);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size >= 12) {
-			map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-			if (map != MAP_FAILED) {
-				ctx->depbin = map;
-				ctx->depbin_len = (size_t)st.st_size;
-			}
-		}
-	}
-	return ctx->depbin ? mp_index_lookup(ctx->depbin, ctx->depbin_len, name) : NULL;
-}
-
 /*
  * libkmod makes a module's dependency list from its modules.dep line but
  * leaves out, with only a log line, a dependency whose file is gone: the
@@ -248,7 +221,8 @@ static const char *depline(struct mp_ctx *ctx, const char *name)
  */
 static int add_missing_deps(struct mp_ctx *ctx, int idx, struct kmod_list *deps)
 {
-	const char *line = depline(ctx, ctx->plan.mods[idx].name);
+	const char *line = ctx->depbin ? mp_index_lookup(ctx->depbin, ctx->depbin_len,
+							 ctx->plan.mods[idx].name) : NULL;
 	const char *p = line ? strchr(line, ':') : NULL;
 	struct kmod_list *l;
 	size_t listed = 0, got = 0;

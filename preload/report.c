@@ -358,16 +358,9 @@ static void problem(struct mp_ctx *ctx, struct problem_line *lines, int kind,
 static void problems(struct mp_ctx *ctx)
 {
 	const struct mp_plan *p = &ctx->plan;
-	struct problem_line *lines = NULL;
+	struct problem_line lines[PB_MAX] = { 0 };
 	int i;
 
-	if (ctx->opts.grouped) {
-		lines = calloc(PB_MAX, sizeof(*lines));
-		if (lines == NULL) {
-			mp_log(ctx, MP_LOG_ERR, "out of memory for the summary; the report has it all");
-			return;
-		}
-	}
 	for (i = 0; i < p->nmods; i++) {
 		const struct mp_module *m = &p->mods[i];
 
@@ -386,9 +379,7 @@ static void problems(struct mp_ctx *ctx)
 	}
 	for (i = 0; i < p->nmissing; i++)
 		problem(ctx, lines, PB_MISSING, "%s", p->missing[i]);
-	if (lines == NULL)
-		return;
-	for (i = 0; i < PB_MAX; i++) {
+	for (i = 0; ctx->opts.grouped && i < PB_MAX; i++) {
 		const struct problem_line *l = &lines[i];
 		char more[48] = "";
 
@@ -399,7 +390,6 @@ static void problems(struct mp_ctx *ctx)
 		mp_log(ctx, problem_kinds[i].prio, "%s (%u): %s%s", problem_kinds[i].group, l->n,
 		       l->buf, more);
 	}
-	free(lines);
 }
 
 void mp_report_summary(struct mp_ctx *ctx)
