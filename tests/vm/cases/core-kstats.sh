@@ -30,7 +30,7 @@ r=$work/result.txt
 rc=0
 "$top/tests/vm/run.sh" -k "$kdir/vmlinuz" -i "$work/image.img" -s 4 -t 300 \
 	-l "$work/serial.log" >"$r" 2>"$work/run.log" || rc=$?
-core_eq "run.sh" "$rc" 0
+[ "$rc" = 0 ] || core_fail "$(mpt_boot_why "$rc" "$r")"
 core_eq "in-kernel decompression" "$(mpt_get compression "$r")" zstd
 
 failures="Mods_failed_on_kread Mods_failed_on_decompress Mods_failed_on_becoming Mods_failed_on_load

@@ -34,7 +34,7 @@ storm() { # kernel smp compression
 	rc=0
 	"$top/tests/vm/run.sh" -k "$kdir/vmlinuz" -i "$work/image.img" -s "$2" -m 1024 -t 400 \
 		-a "mpt_sleep.delay_ms=400" -l "$work/serial.log" >"$r" 2>"$work/run.log" || rc=$?
-	core_eq "run.sh" "$rc" 0
+	[ "$rc" = 0 ] || core_fail "$(mpt_boot_why "$rc" "$r")"
 	core_eq "modpreload exit" "$(mpt_get storm.rc "$r")" 0
 	loaded=$(mpt_num report.loaded "$r")
 	core_eq "finit_module calls == modules loaded" "$(mpt_num finit_enter "$r")" "$loaded"

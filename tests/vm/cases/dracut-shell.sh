@@ -34,7 +34,7 @@ fi
 res=$DR_WORK/logs/shell-8.txt
 rc=0
 dr_boot "$res" "$DR_WORK/logs/shell-8.serial" "$img" 8 "rd.modpreload.timeout=5" 420 || rc=$?
-dr_eq "run.sh (see $DR_WORK/logs/shell-8.serial)" "$rc" 0
+[ "$rc" = 0 ] || dr_fail "$(mpt_boot_why "$rc" "$res") (see $DR_WORK/logs/shell-8.serial)"
 dr_check_root "$res"
 dr_check_failing "$res"
 dr_eq "vCPUs" "$(mpt_get ncpus "$res")" 8

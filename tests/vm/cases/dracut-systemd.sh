@@ -26,7 +26,7 @@ for smp in 8 16; do
 	res=$DR_WORK/logs/systemd-$smp.txt
 	rc=0
 	dr_boot "$res" "$DR_WORK/logs/systemd-$smp.serial" "$img" "$smp" "" 420 || rc=$?
-	dr_eq "run.sh (see $DR_WORK/logs/systemd-$smp.serial)" "$rc" 0
+	[ "$rc" = 0 ] || dr_fail "$(mpt_boot_why "$rc" "$res") (see $DR_WORK/logs/systemd-$smp.serial)"
 	dr_check_root "$res"
 	dr_check_once "$res"
 	dr_check_preloaded "$res"
@@ -48,7 +48,7 @@ res=$DR_WORK/logs/systemd-8-off.txt
 rc=0
 dr_boot "$res" "$DR_WORK/logs/systemd-8-off.serial" "$img" 8 \
 	"rd.modpreload=0 rd.systemd.wants=systemd-udev-settle.service" 420 || rc=$?
-dr_eq "run.sh (see $DR_WORK/logs/systemd-8-off.serial)" "$rc" 0
+[ "$rc" = 0 ] || dr_fail "$(mpt_boot_why "$rc" "$res") (see $DR_WORK/logs/systemd-8-off.serial)"
 dr_check_root "$res"
 dr_eq "report" "$(mpt_get report "$res")" absent
 dr_eq "finit_module calls by modpreload" "$(mpt_num finit_by.modpreload "$res")" 0

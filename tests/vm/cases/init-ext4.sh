@@ -37,7 +37,7 @@ check_modules() {
 # --- by UUID, read-only (the kernel's default) ---
 rc=0
 init_boot "$w/uuid.res" "$w/uuid.log" "$w/initrd.img" "$w/ext4.img" "root=UUID=$uuid" || rc=$?
-[ "$rc" = 0 ] || init_fail "run.sh exit $rc (log $w/uuid.log)"
+[ "$rc" = 0 ] || init_fail "$(mpt_boot_why "$rc" "$w/uuid.res") (log $w/uuid.log)"
 init_check_root "$w/uuid.res" ext4
 check_modules "$w/uuid.res"
 [ "$(mpt_get root_dev "$w/uuid.res")" = /dev/vda ] || init_fail "root is not /dev/vda"
@@ -48,7 +48,7 @@ init_verdict init-ext4-uuid "root init at $(mpt_get root_uptime "$w/uuid.res") s
 rc=0
 init_boot "$w/label.res" "$w/label.log" "$w/initrd.img" "$w/ext4.img" \
 	"root=LABEL=$label rw rootflags=noatime -- mpt-arg1 mpt-arg2" || rc=$?
-[ "$rc" = 0 ] || init_fail "run.sh exit $rc (log $w/label.log)"
+[ "$rc" = 0 ] || init_fail "$(mpt_boot_why "$rc" "$w/label.res") (log $w/label.log)"
 init_check_root "$w/label.res" ext4
 check_modules "$w/label.res"
 case $(mpt_get root_opts "$w/label.res") in
@@ -71,7 +71,7 @@ elif ! dd if="$w/ext4.img" of="$disk" bs=512 seek=4096 conv=notrunc status=none;
 	init_fail "cannot copy the file system into the partition"
 else
 	init_boot "$w/part.res" "$w/part.log" "$w/initrd.img" "$disk" "root=PARTUUID=$puuid" || rc=$?
-	[ "$rc" = 0 ] || init_fail "run.sh exit $rc (log $w/part.log)"
+	[ "$rc" = 0 ] || init_fail "$(mpt_boot_why "$rc" "$w/part.res") (log $w/part.log)"
 	init_check_root "$w/part.res" ext4
 	[ "$(mpt_get root_dev "$w/part.res")" = /dev/vda2 ] ||
 		init_fail "root is $(mpt_get root_dev "$w/part.res"), not /dev/vda2"

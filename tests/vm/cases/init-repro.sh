@@ -101,7 +101,7 @@ if ! init_rootdir "$w/rootdir" || ! init_mkfs ext4 "$w/rootdir" "$w/ext4.img" "$
 fi
 rc=0
 init_boot "$w/boot.res" "$w/boot.log" "$w/b1.img" "$w/ext4.img" "root=UUID=$uuid" || rc=$?
-[ "$rc" = 0 ] || init_fail "run.sh exit $rc (log $w/boot.log)"
+[ "$rc" = 0 ] || init_fail "$(mpt_boot_why "$rc" "$w/boot.res") (log $w/boot.log)"
 init_check_root "$w/boot.res" ext4
 [ "$(mpt_num init_ok "$w/boot.res")" -gt 0 ] ||
 	init_fail "no init_module: were the zstd modules decompressed?"

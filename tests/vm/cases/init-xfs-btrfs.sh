@@ -38,7 +38,7 @@ for fs in xfs btrfs; do
 	rc=0
 	init_boot "$w/$fs.res" "$w/$fs.log" "$w/initrd.img" "$w/$fs.img" \
 		"root=UUID=$uuid $extra" || rc=$?
-	[ "$rc" = 0 ] || init_fail "run.sh exit $rc (log $w/$fs.log)"
+	[ "$rc" = 0 ] || init_fail "$(mpt_boot_why "$rc" "$w/$fs.res") (log $w/$fs.log)"
 	init_check_root "$w/$fs.res" "$fs"
 	for m in virtio_pci virtio_blk "$fs" libcrc32c; do
 		[ "$(mpt_get "proc.$m" "$w/$fs.res")" = 1 ] || init_fail "$m not in /proc/modules"

@@ -16,7 +16,7 @@ if ! mkc_setup || ! img=$(mkc_image with "base modpreload udev mpt" "ext4"); the
 fi
 o=$MKC_DIR/out/disable.txt
 mkdir -p "$MKC_DIR/out"
-mkc_boot "$img" 4 "rd.modpreload=0" "$o" || mkc_why="boot failed (run.sh status $?)"
+mkc_boot "$img" 4 "rd.modpreload=0" "$o" || { rc=$?; mkc_why="boot failed: $(mpt_boot_why "$rc" "$o")"; }
 mkc_expect "$o" root_reached -eq 1
 mkc_expect_is "$o" report absent
 mkc_expect "$o" proc.mpt_params -eq 0

@@ -22,8 +22,7 @@ if ! mkc_setup || ! img=$(mkc_image fail "base modpreload udev mpt" "ext4 mpt_fa
 fi
 mkdir -p "$MKC_DIR/out"
 o=$MKC_DIR/out/fail.txt
-mkc_boot "$img" 4 "rd.modpreload.modules=mpt_fail_child earlymodules=mpt-alias-only" "$o" ||
-	mkc_why="boot failed (run.sh status $?)"
+mkc_boot "$img" 4 "rd.modpreload.modules=mpt_fail_child earlymodules=mpt-alias-only" "$o" || { rc=$?; mkc_why="boot failed: $(mpt_boot_why "$rc" "$o")"; }
 ok=$(mkc_num finit_ok "$o")
 enodev=$(mkc_num finit_errno_19 "$o")
 mkc_expect "$o" root_reached -eq 1

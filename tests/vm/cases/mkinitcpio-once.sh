@@ -33,7 +33,7 @@ mkdir -p "$out"
 for smp in ${MKC_SMP:-8 16}; do
 	o=$out/once-smp$smp.txt
 	s=$out/storm-smp$smp.txt
-	mkc_boot "$with" "$smp" "" "$o" || mkc_why="boot failed (run.sh status $?)"
+	mkc_boot "$with" "$smp" "" "$o" || { rc=$?; mkc_why="boot failed: $(mpt_boot_why "$rc" "$o")"; }
 	modules=$(mkc_num load_modules "$o")
 	mkc_expect "$o" root_reached -eq 1
 	mkc_expect "$o" root_pid -eq 1
@@ -62,7 +62,7 @@ for smp in ${MKC_SMP:-8 16}; do
 		"$(mkc_figures "$o")" "$(mkc_get root_uptime "$o")" "$(mkc_get host_wall_s "$o")" >&2
 	mkc_verdict "mkinitcpio-once-smp$smp" "$(mkc_figures "$o")"
 
-	mkc_boot "$without" "$smp" "" "$s" || mkc_why="boot failed (run.sh status $?)"
+	mkc_boot "$without" "$smp" "" "$s" || { rc=$?; mkc_why="boot failed: $(mpt_boot_why "$rc" "$s")"; }
 	mkc_expect "$s" root_reached -eq 1
 	mkc_expect_is "$s" report absent
 	mkc_expect "$s" param.mpt_drv.probed -eq 16

@@ -18,7 +18,7 @@ if ! mkc_setup || ! img=$(mkc_image systemd "base systemd modpreload mpt" "ext4"
 fi
 o=$MKC_DIR/out/systemd.txt
 mkdir -p "$MKC_DIR/out"
-mkc_boot "$img" 4 "" "$o" || mkc_why="boot failed (run.sh status $?)"
+mkc_boot "$img" 4 "" "$o" || { rc=$?; mkc_why="boot failed: $(mpt_boot_why "$rc" "$o")"; }
 modules=$(mkc_num load_modules "$o")
 mkc_expect "$o" root_reached -eq 1
 mkc_expect "$o" root_pid -eq 1
