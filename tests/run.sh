@@ -5,6 +5,11 @@
 #
 # Usage: tests/run.sh [unit|fuzz|lint|vm]...   (default: all)
 # MP_VM_CASES="glob" limits the VM cases (e.g. "core-*").
+#
+# The vm suite first boots a calibration guest (tests/vm/calibrate.sh): its
+# deadlines grow with how slowly this host boots one now. The whole run ends
+# with host/untouched: the host's module, dracut, mkinitcpio, initramfs-tools
+# and boot directories and /usr/sbin are as they were when it started.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
@@ -13,6 +18,19 @@ mkdir -p build
 # build/test-results.txt at the end
 out=$(mktemp "$top/build/test-results.XXXXXX")
 suites=${*:-unit fuzz lint vm}
+
+# What the suites must leave as they found it: where an installed modpreload,
+# its integrations and the host's own kernels live.
+host_dirs="/usr/sbin /usr/bin/modpreload /usr/lib/dracut /etc/dracut.conf.d /usr/lib/initcpio
+/etc/mkinitcpio.conf.d /usr/share/initramfs-tools /etc/initramfs-tools /lib/modules /usr/lib/modules
+/usr/src /boot /etc/modpreload.d /usr/lib/modpreload.d /etc/modprobe.d /etc/modules-load.d
+/usr/lib/systemd/system /etc/systemd/system"
+host_state() {
+	# shellcheck disable=SC2086 # a list of paths
+	find $host_dirs -xdev -printf '%p %y %m %s %T@ %l\n' 2>/dev/null | LC_ALL=C sort
+}
+host_before=$(mktemp "$top/build/host-before.XXXXXX")
+host_state >"$host_before"
 
 run_suite() {
 	echo "== $1" >&2
@@ -45,6 +63,9 @@ lint() {
 
 vm() {
 	pattern=${MP_VM_CASES:-*}
+	# Once now, so that the first case's deadlines are already the host's;
+	# tests/vm/run.sh calibrates again when this is 15 minutes old.
+	tests/vm/calibrate.sh --force >/dev/null
 	for c in tests/vm/cases/$pattern.sh; do
 		[ -x "$c" ] || continue
 		start=$(date +%s)
@@ -64,6 +85,15 @@ for s in $suites; do
 	*) echo "unknown suite $s" >&2; exit 2 ;;
 	esac
 done
+
+host_after=$(mktemp "$top/build/host-after.XXXXXX")
+host_state >"$host_after"
+if cmp -s "$host_before" "$host_after"; then
+	echo "PASS: host/untouched ($(wc -l <"$host_after") paths as they were)" | tee -a "$out"
+else
+	echo "FAIL: host/untouched: $(diff "$host_before" "$host_after" | grep -c '^[<>]') paths changed: $(diff "$host_before" "$host_after" | grep '^[<>]' | head -n 5 | tr '\n' ' ')" | tee -a "$out"
+fi
+rm -f "$host_before" "$host_after"
 
 pass=$(grep -c '^PASS:' "$out")
 fail=$(grep -c '^FAIL:' "$out")

@@ -33,8 +33,7 @@
 # on a busy machine; what the kernel loads is the same), and finds 90modpreload through a private dracutbasedir: a
 # directory of links to /usr/lib/dracut's files and modules plus this tree's
 # module, made for the build and removed after. The host's /usr/lib/dracut
-# is not touched. /lib/modules/KVER must exist for dracut; when it does not,
-# a link to the test tree is made for the build and removed after.
+# and /lib/modules are not touched: --kmoddir is all dracut 059 needs.
 # Needs dracut-core, busybox-static, e2fsprogs, qemu-system-x86.
 
 # shellcheck source=tests/vm/hostlib.sh
@@ -152,16 +151,10 @@ dr_image() {
 		[ "${_dr_f##*/}" = 90modpreload ] || ln -s "$_dr_f" "$_dr_base/modules.d/"
 	done
 	ln -s "$top/dracut-module/90modpreload" "$_dr_base/modules.d/90modpreload"
-	_dr_kln=
-	if [ ! -e "/lib/modules/$KVER" ]; then
-		_dr_kln=/lib/modules/$KVER
-		ln -s "$DR_TREE" "$_dr_kln"
-	fi
 	_dr_t0=$(date +%s)
 	_dr_rc=0
 	dracutbasedir=$_dr_base MODPRELOAD_BIN=$DR_BIN MODPRELOAD_CONFDIR=${_dr_conf:-$_dr_empty} \
 		dracut "$@" --force "$_dr_img.tmp" >"$DR_WORK/logs/$_dr_name.dracut.log" 2>&1 || _dr_rc=$?
-	if [ -n "$_dr_kln" ]; then rm -f "$_dr_kln"; fi
 	rm -rf "$_dr_base"
 	if [ "$_dr_rc" != 0 ]; then
 		dr_log "dracut failed for $_dr_name (see $DR_WORK/logs/$_dr_name.dracut.log)"

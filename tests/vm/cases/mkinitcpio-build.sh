@@ -107,16 +107,22 @@ esac
 mkc_verdict mkinitcpio-build-busybox
 
 # --- errors ---------------------------------------------------------------------
-hostpath=/usr/sbin:/usr/bin:/sbin:/bin
-if PATH=$hostpath command -v modpreload >/dev/null; then
-	why "a modpreload on the host's PATH: cannot test its absence"
-else
-	build nobin "base modpreload" "" "$hostpath"
-	[ "$rc" = 1 ] || why "no binary: build status $rc (want 1)"
-	if [ "$(grep -c ERROR "$work/nobin.log")" != 1 ] ||
-		! grep -q 'ERROR: modpreload: binary not found' "$work/nobin.log"; then
-		why "no binary: not the one error naming it ($(grep -m1 ERROR "$work/nobin.log"))"
-	fi
+# The host's tools without any modpreload, whether or not one is installed
+# (make install, the package): a PATH of links to everything else.
+nobin=$work/nobin-path
+mkdir -p "$nobin"
+for d in /usr/local/sbin /usr/local/bin /usr/sbin /usr/bin /sbin /bin; do
+	for f in "$d"/*; do
+		n=${f##*/}
+		[ "$n" = modpreload ] || [ -e "$nobin/$n" ] || [ ! -x "$f" ] || [ -d "$f" ] ||
+			ln -s "$f" "$nobin/$n"
+	done
+done
+build nobin "base modpreload" "" "$nobin"
+[ "$rc" = 1 ] || why "no binary: build status $rc (want 1)"
+if [ "$(grep -c ERROR "$work/nobin.log")" != 1 ] ||
+	! grep -q 'ERROR: modpreload: binary not found' "$work/nobin.log"; then
+	why "no binary: not the one error naming it ($(grep -m1 ERROR "$work/nobin.log"))"
 fi
 printf 'no_such_module\n' >"$s/etc/modpreload.d/40-missing.conf"
 build missing "base modpreload" ""
