@@ -5,7 +5,7 @@
 # its fake sysfs), and on the report where the report is the thing tested.
 #
 # Env: MP_BIN (the binary), MP_SUITE (name prefix), MP_ONLY=sched (only the
-# scheduler's cases, for the TSan build).
+# scheduler's cases, for the TSan build), MP_CASES (only these cases, by name).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 bin=${MP_BIN:?}
@@ -303,6 +303,29 @@ t_missing_file() {
 	check "summary says the file" grep -q "failed: b: .*/b.ko: No such file or directory (ENOENT)" "$t/err"
 }
 
+# One file on a modules.dep line is gone: only it fails. libkmod then
+# drops the whole line; the healthy dependencies on it are still planned
+# as usual, whichever request comes first (coldplug's order is the
+# kernel's, not ours).
+t_missing_sibling() {
+	for order in "top other" "other top"; do
+		setup 'base\nsib base\ngone\ntop sib gone\nother sib\n'
+		rm "$t/root/lib/modules/1.0/kernel/test/gone.ko"
+		# shellcheck disable=SC2086 # two names
+		run $order
+		check "$order: exit 1" eq "$rc" 1
+		check "$order: gone failed" eq "$(state gone)" failed
+		check "$order: gone ENOENT" eq "$(jq -r '.modules[] | select(.name == "gone") | .error' "$t/r.json")" ENOENT
+		check "$order: top skipped" eq "$(state top)" skipped
+		for m in base sib other; do
+			check "$order: $m loaded" live $m
+			check "$order: $m once" eq "$(starts $m)" 1
+		done
+		check "$order: base before sib" before base sib
+		check "$order: 3 calls" eq "$(calls)" 3
+	done
+}
+
 # A corrupt or missing modules.dep.bin: a clear error, exit 3, no crash.
 t_bad_index() {
 	setup 'a\n'
@@ -464,7 +487,9 @@ t_fanout() {
 cases="basic:sched duplicates:sched failure:sched hang:sched live_builtin other_loader:sched
 options blacklist softdep_cycle softdep_fails:sched compressed waves:sched parallel:sched
 missing missing_file paths bad_index dry_run coldplug:sched no_device second_level:sched kstats config_usage fanout:sched"
+cases="$cases missing_sibling"
 
+[ -n "${MP_CASES:-}" ] && cases=$MP_CASES
 for c in $cases; do
 	name=${c%%:*}
 	tag=${c#"$name"}
