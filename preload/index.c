@@ -86,7 +86,9 @@ static int check_node(const struct reader *r, uint32_t node, uint32_t *stack, si
 		first = r->buf[off];
 		last = r->buf[off + 1];
 		off += 2;
-		if (last < first)
+		/* libkmod reads both as (signed) char and copies last - first
+		 * + 1 children: across 0x80 it gets a negative count */
+		if (last < first || (first < 0x80) != (last < 0x80))
 			return -EBADMSG;
 		for (i = 0; i <= last - first; i++) {
 			uint32_t child;

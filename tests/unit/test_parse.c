@@ -282,6 +282,37 @@ static void json_escaping(void)
 
 /* --- depmod's indexes --- */
 
+/* A root node with children first..last, every child offset 0 (none). */
+static size_t children_node(unsigned char *buf, unsigned first, unsigned last)
+{
+	size_t n = 14 + 4 * (last >= first ? last - first + 1 : 0);
+
+	memset(buf, 0, n);
+	memcpy(buf, "\xB0\x07\xF4\x57\x00\x02\x00\x01\x20\x00\x00\x0C", 12);
+	buf[12] = (unsigned char)first;
+	buf[13] = (unsigned char)last;
+	return n;
+}
+
+/*
+ * libkmod reads a node's first and last child as (signed) char and takes
+ * last - first + 1 children: where that differs from what we read, it
+ * computes a negative count and copies gigabytes. Refused exactly there.
+ */
+static void index_signed_children(void)
+{
+	unsigned char buf[14 + 4 * 256];
+
+	CHECK(mp_index_check_buf(buf, children_node(buf, 'a', 'z')) == 0);
+	CHECK(mp_index_check_buf(buf, children_node(buf, 0x00, 0x7f)) == 0);
+	CHECK(mp_index_check_buf(buf, children_node(buf, 0x80, 0xff)) == 0);
+	CHECK(mp_index_check_buf(buf, children_node(buf, 0x90, 0x91)) == 0);
+	CHECK(mp_index_check_buf(buf, children_node(buf, 'a', 0x80)) == -EBADMSG);
+	CHECK(mp_index_check_buf(buf, children_node(buf, 0x7f, 0x80)) == -EBADMSG);
+	CHECK(mp_index_check_buf(buf, children_node(buf, 0x00, 0xff)) == -EBADMSG);
+	CHECK(mp_index_check_buf(buf, children_node(buf, 'z', 'a')) == -EBADMSG);
+}
+
 static void index_check(void)
 {
 	char path[4096];
@@ -316,6 +347,7 @@ static void index_check(void)
 	snprintf(path, sizeof(path), "%s/none.bin", tmpdir);
 	CHECK(mp_index_check(path) == -ENOENT);
 	(void)fd;
+	index_signed_children();
 	free(buf);
 }
 
