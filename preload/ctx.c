@@ -203,14 +203,15 @@ static void read_compression(struct mp_ctx *ctx)
 static int read_cmdline(struct mp_ctx *ctx)
 {
 	_cleanup_free_ char *buf = NULL;
+	size_t len;
 	int r, i;
 
 	if (ctx->opts.cmdline == NULL || ctx->opts.cmdline[0] == '\0')
 		return 0;
-	buf = malloc(65536);
-	if (buf == NULL)
-		return -ENOMEM;
-	r = mp_read_file(ctx->opts.cmdline, buf, 65536, NULL);
+	/* whole: a word cut at a buffer's end would be another module name */
+	r = mp_read_file_alloc(ctx->opts.cmdline, 1u << 20, &buf, &len);
+	if (r == -ENOMEM)
+		return r;
 	if (r < 0) {
 		mp_warn(ctx, "%s: cannot read the kernel command line: %s",
 			ctx->opts.cmdline, mp_errno_name(-r));

@@ -86,6 +86,7 @@ int mp_normalize_name(const char *in, char *out, size_t outsz);
 bool mp_name_is_safe(const char *name);
 int mp_read_file(const char *path, char *buf, size_t size, size_t *len);
 int mp_read_fileat(int dirfd, const char *path, char *buf, size_t size, size_t *len);
+int mp_read_file_alloc(const char *path, size_t max, char **out, size_t *len);
 int mp_append(void *arrayp, int *n, int *cap, size_t elemsz);
 void mp_warn(struct mp_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void mp_logv(struct mp_ctx *ctx, int prio, const char *fmt, va_list ap);

@@ -106,6 +106,51 @@ int mp_read_fileat(int dirfd, const char *path, char *buf, size_t size, size_t *
 	return 0;
 }
 
+/*
+ * Reads a whole file of any size up to max into a new buffer, NUL-
+ * terminated: a config file is never cut at a buffer's end (a cut line
+ * is a different module name). More than max is -EFBIG, so that a path
+ * to a device that never ends cannot take all memory.
+ */
+int mp_read_file_alloc(const char *path, size_t max, char **out, size_t *len)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	_cleanup_free_ char *buf = NULL;
+	size_t n = 0, size = 0;
+
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		ssize_t r;
+
+		if (n + 1 >= size) {
+			size_t nsize = size ? size * 2 : 65536;
+			char *p;
+
+			p = realloc(buf, nsize);
+			if (p == NULL)
+				return -ENOMEM;
+			buf = p;
+			size = nsize;
+		}
+		r = read(fd, buf + n, size - 1 - n);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+		if (n > max)
+			return -EFBIG;
+	}
+	buf[n] = '\0';
+	*len = n;
+	*out = TAKE_PTR(buf);
+	return 0;
+}
+
 /* Grows *arrayp by one zeroed element; the new index is *n - 1. */
 int mp_append(void *arrayp, int *n, int *cap, size_t elemsz)
 {

@@ -464,6 +464,25 @@ t_config_usage() {
 	check "--help" eq "$?" 0
 }
 
+# A config file past 1 MiB is read whole: no line is cut at a buffer's
+# end and requested cut ("nv" for "nvme_core"). One that never ends is
+# refused by name.
+t_config_big() {
+	setup 'nv\nnvme_core\n'
+	awk 'BEGIN { while (n < 1048573 - 100) { print "# padding padding padding padding padding"; n += 42 } }' >"$t/big.conf"
+	pad=$((1048573 - $(stat -c %s "$t/big.conf") - 1))
+	{ printf '#%*s\n' $((pad - 1)) '' | tr ' ' x; echo nvme_core; } >>"$t/big.conf"
+	run -c "$t/big.conf"
+	check "exit 0" eq "$rc" 0
+	check "nvme_core loaded" live nvme_core
+	check "nv never asked for" eq "$(starts nv)" 0
+	check "one config request" eq "$(jq .requests.by_source.config "$t/r.json")" 1
+	setup 'nv\n'
+	run -c /dev/zero nv
+	check "endless: nv still loads" live nv
+	check "endless: refused by name" grep -q "/dev/zero: .*(EFBIG)" "$t/err"
+}
+
 # A fan-out of 64 on one base, under load: all once, base first.
 t_fanout() {
 	spec='base\n'
@@ -487,7 +506,7 @@ t_fanout() {
 cases="basic:sched duplicates:sched failure:sched hang:sched live_builtin other_loader:sched
 options blacklist softdep_cycle softdep_fails:sched compressed waves:sched parallel:sched
 missing missing_file paths bad_index dry_run coldplug:sched no_device second_level:sched kstats config_usage fanout:sched"
-cases="$cases missing_sibling"
+cases="$cases missing_sibling config_big"
 
 [ -n "${MP_CASES:-}" ] && cases=$MP_CASES
 for c in $cases; do
