@@ -75,6 +75,43 @@ bool mp_name_is_safe(const char *name)
 	return true;
 }
 
+/*
+ * in[0..len) made printable for a log line, cut with "..." to fit out:
+ * names and text from files and the command line reach a console, where
+ * a stray escape sequence is worse than useless. Bytes outside ' '..'~',
+ * and '\\', become \xNN.
+ */
+void mp_escape(const char *in, size_t len, char *out, size_t outsz)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i, o = 0;
+
+	if (outsz < 4) {
+		if (outsz > 0)
+			out[0] = '\0';
+		return;
+	}
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)in[i];
+		bool plain = c >= ' ' && c <= '~' && c != '\\';
+
+		/* room for this byte, and for "..." if more follow */
+		if (o + (plain ? 1 : 4) + (i + 1 < len ? 3 : 0) >= outsz) {
+			memcpy(out + o, "...", 4);
+			return;
+		}
+		if (plain) {
+			out[o++] = (char)c;
+		} else {
+			out[o++] = '\\';
+			out[o++] = 'x';
+			out[o++] = hex[c >> 4];
+			out[o++] = hex[c & 15];
+		}
+	}
+	out[o] = '\0';
+}
+
 /* Reads a whole small file (sysfs, procfs) into buf, NUL-terminated. */
 int mp_read_file(const char *path, char *buf, size_t size, size_t *len)
 {

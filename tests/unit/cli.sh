@@ -483,6 +483,18 @@ t_config_big() {
 	check "endless: refused by name" grep -q "/dev/zero: .*(EFBIG)" "$t/err"
 }
 
+# A name on the command line too long for any module is warned about,
+# cut and escaped (it reaches the console), not dropped unseen.
+t_cmdline_long() {
+	setup 'a\n'
+	long=$(printf '\033[2J%0300d' 0)
+	echo "rd.modpreload.modules=a,$long" >"$t/cmdline"
+	run
+	check "a loaded" live a
+	check "warned, escaped" grep -q 'rd.modpreload.modules (a name longer than 255 bytes: "\\x1b\[2J000.*\.\.\.")' "$t/err"
+	check "no raw escape byte" eq "$(tr -dc '\033' <"$t/err" | wc -c)" 0
+}
+
 # A fan-out of 64 on one base, under load: all once, base first.
 t_fanout() {
 	spec='base\n'
@@ -506,7 +518,7 @@ t_fanout() {
 cases="basic:sched duplicates:sched failure:sched hang:sched live_builtin other_loader:sched
 options blacklist softdep_cycle softdep_fails:sched compressed waves:sched parallel:sched
 missing missing_file paths bad_index dry_run coldplug:sched no_device second_level:sched kstats config_usage fanout:sched"
-cases="$cases missing_sibling config_big"
+cases="$cases missing_sibling config_big cmdline_long"
 
 [ -n "${MP_CASES:-}" ] && cases=$MP_CASES
 for c in $cases; do

@@ -52,6 +52,31 @@ static void cmdline_words(void)
 	CHECK_STR(s.keys[1], "");
 }
 
+/* A name too long for any module is not dropped unseen: it is a bad
+ * value, named (cut, escaped) in what the caller warns about. */
+static void cmdline_long_names(void)
+{
+	struct mp_cmdline c;
+	char text[1024], as[301], *bad;
+
+	memset(as, 'a', 300);
+	as[300] = '\0';
+	snprintf(text, sizeof(text), "rd.modpreload.modules=ext4,\033%s,xfs module_blacklist=%.260s",
+		 as, as);
+	CHECK(mp_cmdline_parse(text, &c) == 0);
+	CHECK(c.nmodules == 2 && strcmp(c.modules[1], "xfs") == 0);
+	CHECK(c.nkblacklist == 0);
+	CHECK(c.nbad == 2);
+	bad = c.nbad == 2 ? c.bad[0] : "";
+	CHECK(strncmp(bad, "rd.modpreload.modules", 21) == 0);
+	CHECK(strstr(bad, "\\x1baaaa") != NULL);
+	CHECK(strstr(bad, "...") != NULL);
+	CHECK(strchr(bad, '\033') == NULL);
+	CHECK(strlen(bad) < 160);
+	CHECK(c.nbad == 2 && strncmp(c.bad[1], "module_blacklist", 16) == 0);
+	mp_cmdline_free(&c);
+}
+
 static void cmdline_modpreload(void)
 {
 	struct mp_cmdline c;
@@ -79,6 +104,8 @@ static void cmdline_modpreload(void)
 	}
 	CHECK(c.nbad == 1 && strcmp(c.bad[0], "rd.modpreload.jobs") == 0);
 	mp_cmdline_free(&c);
+
+	cmdline_long_names();
 
 	CHECK(mp_cmdline_parse("quiet rd.modpreload=0", &c) == 0);
 	CHECK(c.disabled);
