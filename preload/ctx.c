@@ -24,12 +24,76 @@ static void kmod_log(void *data, int prio, const char *file, int line,
 		     const char *fn, const char *fmt, va_list ap)
 {
 	struct mp_ctx *ctx = data;
+	char text[512], shown[512];
+	int n;
 
 	(void)file;
 	(void)line;
 	(void)fn;
+	n = vsnprintf(text, sizeof(text), fmt, ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(text))
+		n = sizeof(text) - 1;
+	while (n > 0 && text[n - 1] == '\n')
+		n--;
+	/* names in its messages come from files and requests */
+	mp_escape(text, (size_t)n, shown, sizeof(shown));
 	/* libkmod's errors are about lookups we report ourselves, better */
-	mp_logv(ctx, prio < MP_LOG_INFO ? MP_LOG_INFO : MP_LOG_DEBUG, fmt, ap);
+	mp_log(ctx, prio < MP_LOG_INFO ? MP_LOG_INFO : MP_LOG_DEBUG, "libkmod: %s", shown);
+}
+
+/* What libkmod wrote to the file fd while it had no log function. */
+static void log_caught(struct mp_ctx *ctx, int fd)
+{
+	char buf[8192], shown[512];
+	const char *p = buf, *nl;
+	unsigned lines = 0;
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	for (; *p != '\0'; p = *nl ? nl + 1 : nl) {
+		nl = strchrnul(p, '\n');
+		/* a garbage file makes a line per line: enough to find it */
+		if (++lines > 8) {
+			mp_warn(ctx, "libkmod: more about modprobe.d left out");
+			break;
+		}
+		mp_escape(p, (size_t)(nl - p), shown, sizeof(shown));
+		mp_warn(ctx, "%s", shown);
+	}
+}
+
+/*
+ * libkmod parses modprobe.d inside kmod_new(), before a log function can
+ * be set, and writes what it finds wrong to stderr as it is: a garbage
+ * file sprays control bytes on the console. For that one call its stderr
+ * is a memory file, and what it said goes through our log, escaped. No
+ * other thread runs yet (the context is made before any worker).
+ */
+static struct kmod_ctx *kmod_new_logged(struct mp_ctx *ctx, const char *dir)
+{
+	int mem = memfd_create("modpreload-libkmod", MFD_CLOEXEC);
+	int saved = mem >= 0 ? fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3) : -1;
+	struct kmod_ctx *k;
+
+	fflush(stderr);
+	if (saved >= 0 && dup2(mem, STDERR_FILENO) < 0) {
+		close(saved);
+		saved = -1;
+	}
+	k = kmod_new(dir, ctx->opts.modprobe_config);
+	if (saved >= 0) {
+		fflush(stderr);
+		(void)dup2(saved, STDERR_FILENO);
+		close(saved);
+		log_caught(ctx, mem);
+	}
+	if (mem >= 0)
+		close(mem);
+	return k;
 }
 
 static bool is_dir(const char *path)
@@ -292,7 +356,7 @@ int mp_ctx_new(const struct mp_options *opts, mp_log_fn log, void *log_data,
 			goto fatal;
 		}
 	}
-	ctx->kmod = kmod_new(bad ? ctx->shadow : ctx->moddir, opts->modprobe_config);
+	ctx->kmod = kmod_new_logged(ctx, bad ? ctx->shadow : ctx->moddir);
 	if (ctx->kmod == NULL) {
 		r = -ENOMEM;
 		goto fail;
