@@ -36,7 +36,9 @@ struct mp_ctx {
 	struct mp_options opts;
 	char moddir[PATH_MAX];
 	int moddir_fd;          /* O_PATH: modules are opened beneath it */
-	char shadow[PATH_MAX];  /* libkmod's view of moddir without bad indexes */
+	char kmod_dir[PATH_MAX]; /* what libkmod was given for moddir (ctx.c) */
+	int kmod_dir_fd;        /* the N of /proc/self/fd/N there, or -1 */
+	char shadow[PATH_MAX];  /* moddir without bad indexes, while it exists */
 	char kver[256];
 	char sysfs[PATH_MAX];
 	char compression[16];   /* /sys/module/compression: in-kernel decompressor */
