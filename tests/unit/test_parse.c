@@ -340,6 +340,39 @@ static void index_signed_children(void)
 	CHECK(mp_index_check_buf(buf, children_node(buf, 'z', 'a')) == -EBADMSG);
 }
 
+/* A chain of nodes n deep, each with one child '*', the last without
+ * children. */
+static size_t chain(unsigned char *buf, size_t n)
+{
+	size_t i, off = 12;
+
+	memcpy(buf, "\xB0\x07\xF4\x57\x00\x02\x00\x01\x20\x00\x00\x0C", 12);
+	for (i = 0; i < n; i++, off += 6) {
+		uint32_t next = (uint32_t)(off + 6) | (i + 1 < n ? 0x20000000u : 0);
+
+		buf[off] = buf[off + 1] = '*';
+		buf[off + 2] = (unsigned char)(next >> 24);
+		buf[off + 3] = (unsigned char)(next >> 16);
+		buf[off + 4] = (unsigned char)(next >> 8);
+		buf[off + 5] = (unsigned char)next;
+	}
+	return off;
+}
+
+/*
+ * libkmod walks the trie recursively (a wildcard lookup goes down every
+ * child of a '*'): a trie deeper than any key makes it overflow its
+ * stack. Keys are short; a deep trie is refused.
+ */
+static void index_depth(void)
+{
+	unsigned char *buf = malloc(12 + 6 * 100000);
+
+	CHECK(mp_index_check_buf(buf, chain(buf, 1000)) == 0);
+	CHECK(mp_index_check_buf(buf, chain(buf, 100000)) == -EBADMSG);
+	free(buf);
+}
+
 static void index_check(void)
 {
 	char path[4096];
@@ -435,6 +468,7 @@ int main(int argc, char **argv)
 	RUN(strmap);
 	RUN(json_escaping);
 	RUN(index_check);
+	RUN(index_depth);
 	RUN(decompress);
 	return t_failed ? 1 : 0;
 }
