@@ -210,7 +210,6 @@ static void remove_shadow(struct mp_ctx *ctx)
 	if (ctx->shadow[0] == '\0')
 		return;
 	dp = opendir(ctx->shadow);
-
 	if (dp) {
 		while ((de = readdir(dp)) != NULL)
 			if (de->d_name[0] != '.')
