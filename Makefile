@@ -118,9 +118,11 @@ bench: deps
 FUZZERS := cmdline conf uevent kstats index
 FUZZ_SRC := $(addprefix preload/,util.c strmap.c cmdline.c confparse.c uevent.c kstats.c index.c)
 FUZZ_SECONDS ?= 60
+# the index fuzzer hands what our check accepts to the host's libkmod
+FUZZ_LIBS_index := -lkmod
 $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) $(HDRS)
 	@mkdir -p $(dir $@)
-	$(CLANG) $(CFLAGS_COMMON) -g -O1 -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_SRC)
+	$(CLANG) $(CFLAGS_COMMON) -g -O1 -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_SRC) $(FUZZ_LIBS_$*)
 fuzz: $(FUZZERS:%=$(B)/fuzz/fuzz_%)
 	tests/fuzz/run.sh $(FUZZ_SECONDS)
 fuzz-smoke: $(FUZZERS:%=$(B)/fuzz/fuzz_%)

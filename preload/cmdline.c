@@ -65,8 +65,10 @@ static int push(char ***list, int *n, const char *s)
 	return 0;
 }
 
-/* Comma-separated module names, each normalised. */
-static int push_list(char ***list, int *n, const char *value)
+/* Comma-separated module names, each normalised. A name longer than any
+ * module's is a bad value: the caller warns, naming it. */
+static int push_list(struct mp_cmdline *c, const char *key, char ***list, int *n,
+		     const char *value)
 {
 	_cleanup_free_ char *copy = strdup(value);
 	char *save = NULL, *tok;
@@ -74,11 +76,19 @@ static int push_list(char ***list, int *n, const char *value)
 	if (copy == NULL)
 		return -ENOMEM;
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char name[256];
+		char name[256], shown[64];
+		_cleanup_free_ char *why = NULL;
 		int r;
 
-		if (mp_normalize_name(tok, name, sizeof(name)) < 0)
+		if (mp_normalize_name(tok, name, sizeof(name)) < 0) {
+			mp_escape(tok, strlen(tok), shown, sizeof(shown));
+			why = mp_strdup_printf("%s (a name longer than %zu bytes: \"%s\")", key,
+					       sizeof(name) - 1, shown);
+			r = why ? push(&c->bad, &c->nbad, why) : -ENOMEM;
+			if (r < 0)
+				return r;
 			continue;
+		}
 		r = push(list, n, name);
 		if (r < 0)
 			return r;
@@ -167,11 +177,11 @@ static int on_word(void *data, const char *key, const char *value)
 	if (value == NULL)
 		return 0;
 	if (strcmp(key, "rd.modpreload.modules") == 0 || strcmp(key, "rd.driver.pre") == 0)
-		return push_list(&c->modules, &c->nmodules, value);
+		return push_list(c, key, &c->modules, &c->nmodules, value);
 	if (strcmp(key, "modprobe.blacklist") == 0 || strcmp(key, "rd.driver.blacklist") == 0)
-		return push_list(&c->blacklist, &c->nblacklist, value);
+		return push_list(c, key, &c->blacklist, &c->nblacklist, value);
 	if (strcmp(key, "module_blacklist") == 0)
-		return push_list(&c->kblacklist, &c->nkblacklist, value);
+		return push_list(c, key, &c->kblacklist, &c->nkblacklist, value);
 	return 0;
 }
 

@@ -28,7 +28,9 @@ struct mp_cmdline {
 	int nkblacklist;
 	struct mp_cmdline_option *options; /* module.param=value */
 	int noptions;
-	char **bad;            /* words we understood the key of but not the value */
+	char **bad;            /* words we understood the key of but not the value;
+				  for a name too long, the key and the name, cut
+				  and escaped */
 	int nbad;
 };
 

@@ -24,12 +24,76 @@ static void kmod_log(void *data, int prio, const char *file, int line,
 		     const char *fn, const char *fmt, va_list ap)
 {
 	struct mp_ctx *ctx = data;
+	char text[512], shown[512];
+	int n;
 
 	(void)file;
 	(void)line;
 	(void)fn;
+	n = vsnprintf(text, sizeof(text), fmt, ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(text))
+		n = sizeof(text) - 1;
+	while (n > 0 && text[n - 1] == '\n')
+		n--;
+	/* names in its messages come from files and requests */
+	mp_escape(text, (size_t)n, shown, sizeof(shown));
 	/* libkmod's errors are about lookups we report ourselves, better */
-	mp_logv(ctx, prio < MP_LOG_INFO ? MP_LOG_INFO : MP_LOG_DEBUG, fmt, ap);
+	mp_log(ctx, prio < MP_LOG_INFO ? MP_LOG_INFO : MP_LOG_DEBUG, "libkmod: %s", shown);
+}
+
+/* What libkmod wrote to the file fd while it had no log function. */
+static void log_caught(struct mp_ctx *ctx, int fd)
+{
+	char buf[8192], shown[512];
+	const char *p = buf, *nl;
+	unsigned lines = 0;
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	for (; *p != '\0'; p = *nl ? nl + 1 : nl) {
+		nl = strchrnul(p, '\n');
+		/* a garbage file makes a line per line: enough to find it */
+		if (++lines > 8) {
+			mp_warn(ctx, "libkmod: more about modprobe.d left out");
+			break;
+		}
+		mp_escape(p, (size_t)(nl - p), shown, sizeof(shown));
+		mp_warn(ctx, "%s", shown);
+	}
+}
+
+/*
+ * libkmod parses modprobe.d inside kmod_new(), before a log function can
+ * be set, and writes what it finds wrong to stderr as it is: a garbage
+ * file sprays control bytes on the console. For that one call its stderr
+ * is a memory file, and what it said goes through our log, escaped. No
+ * other thread runs yet (the context is made before any worker).
+ */
+static struct kmod_ctx *kmod_new_logged(struct mp_ctx *ctx, const char *dir)
+{
+	int mem = memfd_create("modpreload-libkmod", MFD_CLOEXEC);
+	int saved = mem >= 0 ? fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3) : -1;
+	struct kmod_ctx *k;
+
+	fflush(stderr);
+	if (saved >= 0 && dup2(mem, STDERR_FILENO) < 0) {
+		close(saved);
+		saved = -1;
+	}
+	k = kmod_new(dir, ctx->opts.modprobe_config);
+	if (saved >= 0) {
+		fflush(stderr);
+		(void)dup2(saved, STDERR_FILENO);
+		close(saved);
+		log_caught(ctx, mem);
+	}
+	if (mem >= 0)
+		close(mem);
+	return k;
 }
 
 static bool is_dir(const char *path)
@@ -118,45 +182,24 @@ static int check_indexes(struct mp_ctx *ctx, unsigned *bad)
 	return 0;
 }
 
-/*
- * libkmod reads a bad index anyway, and a truncated one can send it into
- * a loop. It gets a directory of its own instead: links to everything in
- * the module directory but the bad indexes. The paths it hands back are
- * mapped to the real directory (mp_ctx_real_path).
- */
-static int make_shadow(struct mp_ctx *ctx, unsigned bad)
+/* What depmod writes for an index with nothing in it: lookups find nothing. */
+static const unsigned char empty_index[12] = {
+	0xB0, 0x07, 0xF4, 0x57, 0x00, 0x02, 0x00, 0x01, 0x00, 0x00, 0x00, 0x0C,
+};
+
+static int shadow_entry(int dfd, const char *moddir, const char *name, bool bad)
 {
-	const char *tmp = access("/run", W_OK) == 0 ? "/run" : getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-	struct dirent *de;
-	DIR *dp;
-	int r = 0;
+	char from[PATH_MAX * 2];
+	_cleanup_close_ int fd = -1;
 
-	snprintf(ctx->shadow, sizeof(ctx->shadow), "%s/modpreload.XXXXXX", tmp);
-	if (mkdtemp(ctx->shadow) == NULL) {
-		r = -errno;
-		ctx->shadow[0] = '\0';
-		return r;
+	if (!bad) {
+		snprintf(from, sizeof(from), "%s/%s", moddir, name);
+		return symlinkat(from, dfd, name) < 0 ? -errno : 0;
 	}
-	dp = opendir(ctx->moddir);
-	if (dp == NULL)
+	fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
+	if (fd < 0)
 		return -errno;
-	while (r == 0 && (de = readdir(dp)) != NULL) {
-		char from[PATH_MAX * 2], to[PATH_MAX * 2];
-		size_t i;
-		bool skip = de->d_name[0] == '.';
-
-		for (i = 0; i < ARRAY_SIZE(indexes); i++)
-			if ((bad & (1u << i)) && strcmp(de->d_name, indexes[i]) == 0)
-				skip = true;
-		if (skip)
-			continue;
-		snprintf(from, sizeof(from), "%s/%s", ctx->moddir, de->d_name);
-		snprintf(to, sizeof(to), "%s/%s", ctx->shadow, de->d_name);
-		if (symlink(from, to) < 0)
-			r = -errno;
-	}
-	closedir(dp);
-	return r;
+	return write(fd, empty_index, sizeof(empty_index)) == sizeof(empty_index) ? 0 : -EIO;
 }
 
 static void remove_shadow(struct mp_ctx *ctx)
@@ -177,12 +220,86 @@ static void remove_shadow(struct mp_ctx *ctx)
 	ctx->shadow[0] = '\0';
 }
 
+/*
+ * libkmod reads a bad index anyway, and a truncated one can send it into
+ * a loop. It gets a directory of its own instead: links to everything in
+ * the module directory, and in place of each bad index an empty one, so
+ * that it still maps every index at once and lookups through a bad one
+ * find nothing.
+ *
+ * The directory must not outlive the few calls that need it: at boot it
+ * is under /run, which moves on to the booted system, and a loader stuck
+ * in an init() or dead of a signal never cleans up. So libkmod is given
+ * it as /proc/self/fd/N; once the indexes are mapped, N is pointed at the
+ * real module directory (where the links lead anyway: the paths libkmod
+ * makes still resolve, and mp_ctx_real_path maps them back) and the
+ * directory is removed before anything is loaded.
+ */
+static int make_shadow(struct mp_ctx *ctx, unsigned bad)
+{
+	char *dir = ctx->shadow;
+	int *dfd = &ctx->kmod_dir_fd;
+	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : access("/run", W_OK) == 0 ? "/run" : "/tmp";
+	struct dirent *de;
+	DIR *dp;
+	size_t i;
+	int r = 0;
+
+	snprintf(dir, sizeof(ctx->shadow), "%s/modpreload.XXXXXX", tmp);
+	if (mkdtemp(dir) == NULL) {
+		r = -errno;
+		dir[0] = '\0';
+		return r;
+	}
+	/* O_PATH: it serves as the *at() calls' directory and as /proc's link */
+	*dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (*dfd < 0)
+		return -errno;
+	/* every bad index, there or not: none may be read through a link */
+	for (i = 0; i < ARRAY_SIZE(indexes) && r == 0; i++)
+		if (bad & (1u << i))
+			r = shadow_entry(*dfd, ctx->moddir, indexes[i], true);
+	dp = opendir(ctx->moddir);
+	if (dp == NULL)
+		return -errno;
+	while (r == 0 && (de = readdir(dp)) != NULL) {
+		bool is_bad = false;
+
+		if (de->d_name[0] == '.')
+			continue;
+		for (i = 0; i < ARRAY_SIZE(indexes); i++)
+			if ((bad & (1u << i)) && strcmp(de->d_name, indexes[i]) == 0)
+				is_bad = true;
+		if (!is_bad)
+			r = shadow_entry(*dfd, ctx->moddir, de->d_name, false);
+	}
+	closedir(dp);
+	snprintf(ctx->kmod_dir, sizeof(ctx->kmod_dir), "/proc/self/fd/%d", *dfd);
+	/* without /proc, the directory itself: then it stays until the end */
+	if (access(ctx->kmod_dir, X_OK) < 0) {
+		snprintf(ctx->kmod_dir, sizeof(ctx->kmod_dir), "%s", dir);
+		close(*dfd);
+		*dfd = -1;
+	}
+	return r;
+}
+
+/* libkmod has mapped its indexes: the directory made for it can go. */
+static void drop_shadow(struct mp_ctx *ctx)
+{
+	/* without /proc, or if N cannot be pointed elsewhere, libkmod's
+	 * paths lead through it: it stays until the end */
+	if (ctx->kmod_dir_fd >= 0 && dup3(ctx->moddir_fd, ctx->kmod_dir_fd, O_CLOEXEC) >= 0)
+		remove_shadow(ctx);
+}
+
 /* A path libkmod gave, under the module directory it knows. */
 char *mp_ctx_real_path(const struct mp_ctx *ctx, const char *path)
 {
-	size_t n = strlen(ctx->shadow);
+	size_t n = strlen(ctx->kmod_dir);
 
-	if (n > 0 && strncmp(path, ctx->shadow, n) == 0 && path[n] == '/')
+	if (n > 0 && strcmp(ctx->kmod_dir, ctx->moddir) != 0 &&
+	    strncmp(path, ctx->kmod_dir, n) == 0 && path[n] == '/')
 		return mp_strdup_printf("%s%s", ctx->moddir, path + n);
 	return strdup(path);
 }
@@ -203,14 +320,15 @@ static void read_compression(struct mp_ctx *ctx)
 static int read_cmdline(struct mp_ctx *ctx)
 {
 	_cleanup_free_ char *buf = NULL;
+	size_t len;
 	int r, i;
 
 	if (ctx->opts.cmdline == NULL || ctx->opts.cmdline[0] == '\0')
 		return 0;
-	buf = malloc(65536);
-	if (buf == NULL)
-		return -ENOMEM;
-	r = mp_read_file(ctx->opts.cmdline, buf, 65536, NULL);
+	/* whole: a word cut at a buffer's end would be another module name */
+	r = mp_read_file_alloc(ctx->opts.cmdline, 1u << 20, &buf, &len);
+	if (r == -ENOMEM)
+		return r;
 	if (r < 0) {
 		mp_warn(ctx, "%s: cannot read the kernel command line: %s",
 			ctx->opts.cmdline, mp_errno_name(-r));
@@ -250,6 +368,7 @@ int mp_ctx_new(const struct mp_options *opts, mp_log_fn log, void *log_data,
 	ctx->log_data = log_data;
 	ctx->uevent_fd = -1;
 	ctx->moddir_fd = -1;
+	ctx->kmod_dir_fd = -1;
 	ctx->t0 = mp_now_ns();
 	snprintf(ctx->sysfs, sizeof(ctx->sysfs), "%s", opts->sysfs ? opts->sysfs : "/sys");
 	ctx->byname = mp_strmap_new();
@@ -284,6 +403,7 @@ int mp_ctx_new(const struct mp_options *opts, mp_log_fn log, void *log_data,
 	r = check_indexes(ctx, &bad);
 	if (r < 0)
 		goto fatal;
+	snprintf(ctx->kmod_dir, sizeof(ctx->kmod_dir), "%s", ctx->moddir);
 	if (bad) {
 		r = make_shadow(ctx, bad);
 		if (r < 0) {
@@ -291,7 +411,7 @@ int mp_ctx_new(const struct mp_options *opts, mp_log_fn log, void *log_data,
 			goto fatal;
 		}
 	}
-	ctx->kmod = kmod_new(bad ? ctx->shadow : ctx->moddir, opts->modprobe_config);
+	ctx->kmod = kmod_new_logged(ctx, ctx->kmod_dir);
 	if (ctx->kmod == NULL) {
 		r = -ENOMEM;
 		goto fail;
@@ -299,14 +419,17 @@ int mp_ctx_new(const struct mp_options *opts, mp_log_fn log, void *log_data,
 	kmod_set_log_priority(ctx->kmod, MP_LOG_DEBUG);
 	kmod_set_log_fn(ctx->kmod, kmod_log, ctx);
 	/* Without one of its indexes libkmod cannot map them all; it then
-	 * opens the others one lookup at a time. */
-	if (!bad && kmod_load_resources(ctx->kmod) < 0)
+	 * opens the others one lookup at a time, and needs its directory. */
+	if (kmod_load_resources(ctx->kmod) < 0)
 		mp_warn(ctx, "%s: libkmod could not map the indexes; looking up without them",
 			ctx->moddir);
+	else if (bad)
+		drop_shadow(ctx);
 	*out = ctx;
 	return 0;
 
 fatal:
+	remove_shadow(ctx);
 	ctx->fatal = true;
 	*out = ctx;
 	return r;
@@ -324,6 +447,8 @@ void mp_ctx_free(struct mp_ctx *ctx)
 	if (ctx->kmod)
 		kmod_unref(ctx->kmod);
 	remove_shadow(ctx);
+	if (ctx->kmod_dir_fd >= 0)
+		close(ctx->kmod_dir_fd);
 	if (ctx->uevent_fd >= 0)
 		close(ctx->uevent_fd);
 	if (ctx->moddir_fd >= 0)

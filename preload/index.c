@@ -26,6 +26,16 @@
 #define NODE_VALUES 0x40000000u
 #define NODE_CHILDS 0x20000000u
 #define NODE_MASK 0x0FFFFFFFu
+/* Each level of the trie is at least one character of a key, and keys are
+ * module names, symbols and aliases: a few hundred characters at most.
+ * libkmod walks the trie recursively, so a deeper one (a corrupt file)
+ * would overflow its stack. */
+#define DEPTH_MAX 4096u
+
+struct pending {
+	uint32_t node;
+	uint32_t depth;
+};
 
 struct reader {
 	const unsigned char *buf;
@@ -55,9 +65,10 @@ static int skip_str(const struct reader *r, size_t off, size_t *end)
 	return 0;
 }
 
-static int check_node(const struct reader *r, uint32_t node, uint32_t *stack, size_t *top,
-		      unsigned char *seen)
+static int check_node(const struct reader *r, struct pending cur, struct pending *stack,
+		      size_t *top, unsigned char *seen)
 {
+	uint32_t node = cur.node;
 	size_t off = node & NODE_MASK;
 	uint32_t i, n;
 	int e;
@@ -86,7 +97,9 @@ static int check_node(const struct reader *r, uint32_t node, uint32_t *stack, si
 		first = r->buf[off];
 		last = r->buf[off + 1];
 		off += 2;
-		if (last < first)
+		/* libkmod reads both as (signed) char and copies last - first
+		 * + 1 children: across 0x80 it gets a negative count */
+		if (last < first || (first < 0x80) != (last < 0x80) || cur.depth >= DEPTH_MAX)
 			return -EBADMSG;
 		for (i = 0; i <= last - first; i++) {
 			uint32_t child;
@@ -96,7 +109,7 @@ static int check_node(const struct reader *r, uint32_t node, uint32_t *stack, si
 				return e;
 			if (child == 0)
 				continue;
-			stack[(*top)++] = child;
+			stack[(*top)++] = (struct pending){ child, cur.depth + 1 };
 		}
 		off += 4 * (size_t)(last - first + 1);
 	}
@@ -120,7 +133,7 @@ static int check_node(const struct reader *r, uint32_t node, uint32_t *stack, si
 int mp_index_check_buf(const void *buf, size_t len)
 {
 	struct reader r = { buf, len };
-	_cleanup_free_ uint32_t *stack = NULL;
+	_cleanup_free_ struct pending *stack = NULL;
 	_cleanup_free_ unsigned char *seen = NULL;
 	uint32_t magic, version, root;
 	size_t top = 0;
@@ -137,7 +150,7 @@ int mp_index_check_buf(const void *buf, size_t len)
 	seen = calloc(len / 8 + 1, 1);
 	if (stack == NULL || seen == NULL)
 		return -ENOMEM;
-	stack[top++] = root;
+	stack[top++] = (struct pending){ root, 0 };
 	while (top > 0) {
 		e = check_node(&r, stack[--top], stack, &top, seen);
 		if (e < 0)

@@ -36,7 +36,9 @@ struct mp_ctx {
 	struct mp_options opts;
 	char moddir[PATH_MAX];
 	int moddir_fd;          /* O_PATH: modules are opened beneath it */
-	char shadow[PATH_MAX];  /* libkmod's view of moddir without bad indexes */
+	char kmod_dir[PATH_MAX]; /* what libkmod was given for moddir (ctx.c) */
+	int kmod_dir_fd;        /* the N of /proc/self/fd/N there, or -1 */
+	char shadow[PATH_MAX];  /* moddir without bad indexes, while it exists */
 	char kver[256];
 	char sysfs[PATH_MAX];
 	char compression[16];   /* /sys/module/compression: in-kernel decompressor */
@@ -84,8 +86,10 @@ const char *mp_load_error(int err);
 char *mp_strdup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int mp_normalize_name(const char *in, char *out, size_t outsz);
 bool mp_name_is_safe(const char *name);
+void mp_escape(const char *in, size_t len, char *out, size_t outsz);
 int mp_read_file(const char *path, char *buf, size_t size, size_t *len);
 int mp_read_fileat(int dirfd, const char *path, char *buf, size_t size, size_t *len);
+int mp_read_file_alloc(const char *path, size_t max, char **out, size_t *len);
 int mp_append(void *arrayp, int *n, int *cap, size_t elemsz);
 void mp_warn(struct mp_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void mp_logv(struct mp_ctx *ctx, int prio, const char *fmt, va_list ap);

@@ -212,12 +212,49 @@ static bool in_list(struct kmod_list *list, const char *name)
 	return false;
 }
 
+/* A dependency libkmod left out although its file is there. */
+static int add_by_name(struct mp_ctx *ctx, int idx, const char *name, int *di)
+{
+	struct kmod_module *km = NULL;
+	struct why why = { "dependency of", ctx->plan.mods[idx].name };
+	int r = kmod_module_new_from_name(ctx->kmod, name, &km);
+
+	if (r < 0)
+		return r;
+	r = add_module(ctx, km, why, di);
+	kmod_module_unref(km);
+	return r;
+}
+
+/* A dependency whose file is gone: failed before any syscall. */
+static int add_gone(struct mp_ctx *ctx, int idx, const char *name, const char *path, int e,
+		    int *di)
+{
+	struct mp_module *d;
+	int r = mp_graph_add(&ctx->plan, name, di);
+
+	if (r < 0 || (r = mp_strmap_put(ctx->byname, name, *di)) < 0)
+		return r;
+	d = &ctx->plan.mods[*di];
+	d->why = mp_strdup_printf("dependency of %s", ctx->plan.mods[idx].name);
+	d->path = strdup(path);
+	if (d->why == NULL || d->path == NULL)
+		return -ENOMEM;
+	d->state = MP_FAILED;
+	d->err = e;
+	d->fail_why = mp_strdup_printf("in modules.dep, but %s: %s", path, strerror(e));
+	mp_log(ctx, MP_LOG_INFO, "%s: %s: %s", name, path, mp_errno_name(e));
+	return 0;
+}
+
 /*
- * libkmod makes a module's dependency list from its modules.dep line but
- * leaves out, with only a log line, a dependency whose file is gone: the
- * module would then be loaded alone and fail in the kernel with "unknown
- * symbol". Each such dependency becomes a failed module of its own, so
- * that what needs it is skipped and says why.
+ * libkmod makes a module's dependency list from its modules.dep line, but
+ * when one file on the line is gone it drops the whole list, with only a
+ * log line: the module would then be loaded alone and fail in the kernel
+ * with "unknown symbol". We walk the line ourselves: a dependency whose
+ * file is there is planned as libkmod would have planned it, one whose
+ * file is gone becomes a failed module of its own, so that only what
+ * needs it is skipped, and the plan is the same in every request order.
  */
 static int add_missing_deps(struct mp_ctx *ctx, int idx, struct kmod_list *deps)
 {
@@ -238,11 +275,11 @@ static int add_missing_deps(struct mp_ctx *ctx, int idx, struct kmod_list *deps)
 	if (listed == got)
 		return 0;
 	for (p++;;) {
-		char rel[PATH_MAX], name[256], *ko;
+		char rel[PATH_MAX], path[PATH_MAX * 2], name[256], *ko;
 		const char *base;
 		struct stat st;
 		size_t n;
-		int di, r, e;
+		int di, r;
 
 		p += strspn(p, " ");
 		n = strcspn(p, " ");
@@ -263,24 +300,18 @@ static int add_missing_deps(struct mp_ctx *ctx, int idx, struct kmod_list *deps)
 			*ko = '\0';
 		if (in_list(deps, name))
 			continue;
-		if (mp_strmap_get(ctx->byname, name, &di) != 0) {
-			struct mp_module *d;
-
-			r = mp_graph_add(&ctx->plan, name, &di);
-			if (r < 0 || (r = mp_strmap_put(ctx->byname, name, di)) < 0)
-				return r;
-			d = &ctx->plan.mods[di];
-			d->why = mp_strdup_printf("dependency of %s", ctx->plan.mods[idx].name);
-			d->path = rel[0] == '/' ? strdup(rel) : mp_strdup_printf("%s/%s", ctx->moddir, rel);
-			if (d->why == NULL || d->path == NULL)
-				return -ENOMEM;
-			e = stat(d->path, &st) < 0 ? errno : EINVAL;
-			d->state = MP_FAILED;
-			d->err = e;
-			d->fail_why = mp_strdup_printf("in modules.dep, but %s: %s", d->path, strerror(e));
-			mp_log(ctx, MP_LOG_INFO, "%s: %s: %s", name, d->path, mp_errno_name(e));
-		}
-		r = mp_graph_depend(&ctx->plan, idx, di, false);
+		if (rel[0] == '/')
+			snprintf(path, sizeof(path), "%s", rel);
+		else
+			snprintf(path, sizeof(path), "%s/%s", ctx->moddir, rel);
+		if (mp_strmap_get(ctx->byname, name, &di) == 0)
+			r = 0;
+		else if (stat(path, &st) == 0)
+			r = add_by_name(ctx, idx, name, &di);
+		else
+			r = add_gone(ctx, idx, name, path, errno, &di);
+		if (r == 0)
+			r = mp_graph_depend(&ctx->plan, idx, di, false);
 		if (r < 0)
 			return r;
 	}

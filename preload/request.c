@@ -8,7 +8,8 @@
 
 #include "internal.h"
 
-#define CONFIG_MAX (1024 * 1024)
+/* far beyond any list of modules; a limit only so that -c /dev/zero ends */
+#define CONFIG_MAX (16u << 20)
 
 int mp_request(struct mp_ctx *ctx, const char *name, enum mp_source src)
 {
@@ -50,14 +51,18 @@ static int on_conf_line(void *data, const char *name, unsigned line)
 
 int mp_request_config_file(struct mp_ctx *ctx, const char *path)
 {
-	_cleanup_free_ char *buf = malloc(CONFIG_MAX);
+	_cleanup_free_ char *buf = NULL;
 	struct conf_walk w = { ctx, path };
 	size_t len;
 	int r;
 
-	if (buf == NULL)
-		return -ENOMEM;
-	r = mp_read_file(path, buf, CONFIG_MAX, &len);
+	r = mp_read_file_alloc(path, CONFIG_MAX, &buf, &len);
+	if (r == -ENOMEM)
+		return r;
+	if (r == -EFBIG) {
+		mp_warn(ctx, "%s: larger than %u MiB, not read (EFBIG)", path, CONFIG_MAX >> 20);
+		return 0;
+	}
 	if (r < 0) {
 		mp_warn(ctx, "%s: cannot read: %s", path, mp_errno_name(-r));
 		return 0;

@@ -75,6 +75,43 @@ bool mp_name_is_safe(const char *name)
 	return true;
 }
 
+/*
+ * in[0..len) made printable for a log line, cut with "..." to fit out:
+ * names and text from files and the command line reach a console, where
+ * a stray escape sequence is worse than useless. Bytes outside ' '..'~',
+ * and '\\', become \xNN.
+ */
+void mp_escape(const char *in, size_t len, char *out, size_t outsz)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i, o = 0;
+
+	if (outsz < 4) {
+		if (outsz > 0)
+			out[0] = '\0';
+		return;
+	}
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)in[i];
+		bool plain = c >= ' ' && c <= '~' && c != '\\';
+
+		/* room for this byte, and for "..." if more follow */
+		if (o + (plain ? 1 : 4) + (i + 1 < len ? 3 : 0) >= outsz) {
+			memcpy(out + o, "...", 4);
+			return;
+		}
+		if (plain) {
+			out[o++] = (char)c;
+		} else {
+			out[o++] = '\\';
+			out[o++] = 'x';
+			out[o++] = hex[c >> 4];
+			out[o++] = hex[c & 15];
+		}
+	}
+	out[o] = '\0';
+}
+
 /* Reads a whole small file (sysfs, procfs) into buf, NUL-terminated. */
 int mp_read_file(const char *path, char *buf, size_t size, size_t *len)
 {
@@ -103,6 +140,51 @@ int mp_read_fileat(int dirfd, const char *path, char *buf, size_t size, size_t *
 	buf[n] = '\0';
 	if (len)
 		*len = n;
+	return 0;
+}
+
+/*
+ * Reads a whole file of any size up to max into a new buffer, NUL-
+ * terminated: a config file is never cut at a buffer's end (a cut line
+ * is a different module name). More than max is -EFBIG, so that a path
+ * to a device that never ends cannot take all memory.
+ */
+int mp_read_file_alloc(const char *path, size_t max, char **out, size_t *len)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	_cleanup_free_ char *buf = NULL;
+	size_t n = 0, size = 0;
+
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		ssize_t r;
+
+		if (n + 1 >= size) {
+			size_t nsize = size ? size * 2 : 65536;
+			char *p;
+
+			p = realloc(buf, nsize);
+			if (p == NULL)
+				return -ENOMEM;
+			buf = p;
+			size = nsize;
+		}
+		r = read(fd, buf + n, size - 1 - n);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+		if (n > max)
+			return -EFBIG;
+	}
+	buf[n] = '\0';
+	*len = n;
+	*out = TAKE_PTR(buf);
 	return 0;
 }
 

@@ -5,7 +5,7 @@
 # its fake sysfs), and on the report where the report is the thing tested.
 #
 # Env: MP_BIN (the binary), MP_SUITE (name prefix), MP_ONLY=sched (only the
-# scheduler's cases, for the TSan build).
+# scheduler's cases, for the TSan build), MP_CASES (only these cases, by name).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 bin=${MP_BIN:?}
@@ -303,6 +303,29 @@ t_missing_file() {
 	check "summary says the file" grep -q "failed: b: .*/b.ko: No such file or directory (ENOENT)" "$t/err"
 }
 
+# One file on a modules.dep line is gone: only it fails. libkmod then
+# drops the whole line; the healthy dependencies on it are still planned
+# as usual, whichever request comes first (coldplug's order is the
+# kernel's, not ours).
+t_missing_sibling() {
+	for order in "top other" "other top"; do
+		setup 'base\nsib base\ngone\ntop sib gone\nother sib\n'
+		rm "$t/root/lib/modules/1.0/kernel/test/gone.ko"
+		# shellcheck disable=SC2086 # two names
+		run $order
+		check "$order: exit 1" eq "$rc" 1
+		check "$order: gone failed" eq "$(state gone)" failed
+		check "$order: gone ENOENT" eq "$(jq -r '.modules[] | select(.name == "gone") | .error' "$t/r.json")" ENOENT
+		check "$order: top skipped" eq "$(state top)" skipped
+		for m in base sib other; do
+			check "$order: $m loaded" live $m
+			check "$order: $m once" eq "$(starts $m)" 1
+		done
+		check "$order: base before sib" before base sib
+		check "$order: 3 calls" eq "$(calls)" 3
+	done
+}
+
 # A corrupt or missing modules.dep.bin: a clear error, exit 3, no crash.
 t_bad_index() {
 	setup 'a\n'
@@ -441,6 +464,71 @@ t_config_usage() {
 	check "--help" eq "$?" 0
 }
 
+# A config file past 1 MiB is read whole: no line is cut at a buffer's
+# end and requested cut ("nv" for "nvme_core"). One that never ends is
+# refused by name.
+t_config_big() {
+	setup 'nv\nnvme_core\n'
+	awk 'BEGIN { while (n < 1048573 - 100) { print "# padding padding padding padding padding"; n += 42 } }' >"$t/big.conf"
+	pad=$((1048573 - $(stat -c %s "$t/big.conf") - 1))
+	{ printf '#%*s\n' $((pad - 1)) '' | tr ' ' x; echo nvme_core; } >>"$t/big.conf"
+	run -c "$t/big.conf"
+	check "exit 0" eq "$rc" 0
+	check "nvme_core loaded" live nvme_core
+	check "nv never asked for" eq "$(starts nv)" 0
+	check "one config request" eq "$(jq .requests.by_source.config "$t/r.json")" 1
+	setup 'nv\n'
+	run -c /dev/zero nv
+	check "endless: nv still loads" live nv
+	check "endless: refused by name" grep -q "/dev/zero: .*(EFBIG)" "$t/err"
+}
+
+# A name on the command line too long for any module is warned about,
+# cut and escaped (it reaches the console), not dropped unseen.
+t_cmdline_long() {
+	setup 'a\n'
+	long=$(printf '\033[2J%0300d' 0)
+	echo "rd.modpreload.modules=a,$long" >"$t/cmdline"
+	run
+	check "a loaded" live a
+	check "warned, escaped" grep -q 'rd.modpreload.modules (a name longer than 255 bytes: "\\x1b\[2J000.*\.\.\.")' "$t/err"
+	check "no raw escape byte" eq "$(tr -dc '\033' <"$t/err" | wc -c)" 0
+}
+
+# libkmod parses modprobe.d before it can be given our log function: what
+# it says about a garbage file still comes through our log, escaped, and
+# never as raw bytes on the console.
+t_kmod_config() {
+	setup 'a\n'
+	printf 'blacklist b\n\033[2J\001garbage here\n' >"$t/root/etc/modprobe.d/garbage.conf"
+	run a
+	check "exit 0" eq "$rc" 0
+	check "a loaded" live a
+	check "through our log, escaped" grep -q '^modpreload: .*garbage.conf.*\\x1b\[2J\\x01garbage' "$t/err"
+	check "no raw control bytes" eq "$(tr -dc '\001\033' <"$t/err" | wc -c)" 0
+	check "in the report" grep -q 'garbage.conf' "$t/r.json"
+}
+
+# A corrupt index is set aside in a directory of libkmod's own (under
+# TMPDIR here, /run at boot); nothing of it is left behind, even while
+# the loader still hangs in an init() (at boot, /run moves on to the
+# booted system).
+t_shadow_gone() {
+	setup 'a alias=x\nhang a\nkid hang\nfree a\n'
+	al=$t/root/lib/modules/1.0/modules.alias.bin
+	head -c $(($(stat -c %s "$al") - 3)) "$al" >"$al.cut" && mv "$al.cut" "$al"
+	mkdir "$t/tmp"
+	RULES=hang:0:30000
+	TMPDIR=$t/tmp run -t 1 -j 1 kid free x
+	check "exit 1" eq "$rc" 1
+	check "warned" grep -q "modules.alias.bin: corrupt" "$t/err"
+	check "free loaded" live free
+	check "hang hung" eq "$(state hang)" hung
+	check "nothing left" eq "$(ls -A "$t/tmp")" ""
+	TMPDIR=$t/tmp run -n a
+	check "dry run: nothing left" eq "$(ls -A "$t/tmp")" ""
+}
+
 # A fan-out of 64 on one base, under load: all once, base first.
 t_fanout() {
 	spec='base\n'
@@ -464,7 +552,9 @@ t_fanout() {
 cases="basic:sched duplicates:sched failure:sched hang:sched live_builtin other_loader:sched
 options blacklist softdep_cycle softdep_fails:sched compressed waves:sched parallel:sched
 missing missing_file paths bad_index dry_run coldplug:sched no_device second_level:sched kstats config_usage fanout:sched"
+cases="$cases missing_sibling config_big cmdline_long kmod_config shadow_gone"
 
+[ -n "${MP_CASES:-}" ] && cases=$MP_CASES
 for c in $cases; do
 	name=${c%%:*}
 	tag=${c#"$name"}

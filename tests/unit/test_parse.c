@@ -52,6 +52,31 @@ static void cmdline_words(void)
 	CHECK_STR(s.keys[1], "");
 }
 
+/* A name too long for any module is not dropped unseen: it is a bad
+ * value, named (cut, escaped) in what the caller warns about. */
+static void cmdline_long_names(void)
+{
+	struct mp_cmdline c;
+	char text[1024], as[301], *bad;
+
+	memset(as, 'a', 300);
+	as[300] = '\0';
+	snprintf(text, sizeof(text), "rd.modpreload.modules=ext4,\033%s,xfs module_blacklist=%.260s",
+		 as, as);
+	CHECK(mp_cmdline_parse(text, &c) == 0);
+	CHECK(c.nmodules == 2 && strcmp(c.modules[1], "xfs") == 0);
+	CHECK(c.nkblacklist == 0);
+	CHECK(c.nbad == 2);
+	bad = c.nbad == 2 ? c.bad[0] : "";
+	CHECK(strncmp(bad, "rd.modpreload.modules", 21) == 0);
+	CHECK(strstr(bad, "\\x1baaaa") != NULL);
+	CHECK(strstr(bad, "...") != NULL);
+	CHECK(strchr(bad, '\033') == NULL);
+	CHECK(strlen(bad) < 160);
+	CHECK(c.nbad == 2 && strncmp(c.bad[1], "module_blacklist", 16) == 0);
+	mp_cmdline_free(&c);
+}
+
 static void cmdline_modpreload(void)
 {
 	struct mp_cmdline c;
@@ -79,6 +104,8 @@ static void cmdline_modpreload(void)
 	}
 	CHECK(c.nbad == 1 && strcmp(c.bad[0], "rd.modpreload.jobs") == 0);
 	mp_cmdline_free(&c);
+
+	cmdline_long_names();
 
 	CHECK(mp_cmdline_parse("quiet rd.modpreload=0", &c) == 0);
 	CHECK(c.disabled);
@@ -282,6 +309,70 @@ static void json_escaping(void)
 
 /* --- depmod's indexes --- */
 
+/* A root node with children first..last, every child offset 0 (none). */
+static size_t children_node(unsigned char *buf, unsigned first, unsigned last)
+{
+	size_t n = 14 + 4 * (last >= first ? last - first + 1 : 0);
+
+	memset(buf, 0, n);
+	memcpy(buf, "\xB0\x07\xF4\x57\x00\x02\x00\x01\x20\x00\x00\x0C", 12);
+	buf[12] = (unsigned char)first;
+	buf[13] = (unsigned char)last;
+	return n;
+}
+
+/*
+ * libkmod reads a node's first and last child as (signed) char and takes
+ * last - first + 1 children: where that differs from what we read, it
+ * computes a negative count and copies gigabytes. Refused exactly there.
+ */
+static void index_signed_children(void)
+{
+	unsigned char buf[14 + 4 * 256];
+
+	CHECK(mp_index_check_buf(buf, children_node(buf, 'a', 'z')) == 0);
+	CHECK(mp_index_check_buf(buf, children_node(buf, 0x00, 0x7f)) == 0);
+	CHECK(mp_index_check_buf(buf, children_node(buf, 0x80, 0xff)) == 0);
+	CHECK(mp_index_check_buf(buf, children_node(buf, 0x90, 0x91)) == 0);
+	CHECK(mp_index_check_buf(buf, children_node(buf, 'a', 0x80)) == -EBADMSG);
+	CHECK(mp_index_check_buf(buf, children_node(buf, 0x7f, 0x80)) == -EBADMSG);
+	CHECK(mp_index_check_buf(buf, children_node(buf, 0x00, 0xff)) == -EBADMSG);
+	CHECK(mp_index_check_buf(buf, children_node(buf, 'z', 'a')) == -EBADMSG);
+}
+
+/* A chain of nodes n deep, each with one child '*', the last without
+ * children. */
+static size_t chain(unsigned char *buf, size_t n)
+{
+	size_t i, off = 12;
+
+	memcpy(buf, "\xB0\x07\xF4\x57\x00\x02\x00\x01\x20\x00\x00\x0C", 12);
+	for (i = 0; i < n; i++, off += 6) {
+		uint32_t next = (uint32_t)(off + 6) | (i + 1 < n ? 0x20000000u : 0);
+
+		buf[off] = buf[off + 1] = '*';
+		buf[off + 2] = (unsigned char)(next >> 24);
+		buf[off + 3] = (unsigned char)(next >> 16);
+		buf[off + 4] = (unsigned char)(next >> 8);
+		buf[off + 5] = (unsigned char)next;
+	}
+	return off;
+}
+
+/*
+ * libkmod walks the trie recursively (a wildcard lookup goes down every
+ * child of a '*'): a trie deeper than any key makes it overflow its
+ * stack. Keys are short; a deep trie is refused.
+ */
+static void index_depth(void)
+{
+	unsigned char *buf = malloc(12 + 6 * 100000);
+
+	CHECK(mp_index_check_buf(buf, chain(buf, 1000)) == 0);
+	CHECK(mp_index_check_buf(buf, chain(buf, 100000)) == -EBADMSG);
+	free(buf);
+}
+
 static void index_check(void)
 {
 	char path[4096];
@@ -316,6 +407,7 @@ static void index_check(void)
 	snprintf(path, sizeof(path), "%s/none.bin", tmpdir);
 	CHECK(mp_index_check(path) == -ENOENT);
 	(void)fd;
+	index_signed_children();
 	free(buf);
 }
 
@@ -376,6 +468,7 @@ int main(int argc, char **argv)
 	RUN(strmap);
 	RUN(json_escaping);
 	RUN(index_check);
+	RUN(index_depth);
 	RUN(decompress);
 	return t_failed ? 1 : 0;
 }
