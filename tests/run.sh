@@ -4,7 +4,8 @@
 # or SKIP: lines; this counts them. The last line is the verdict.
 #
 # Usage: tests/run.sh [unit|fuzz|lint|vm]...   (default: all)
-# MP_VM_CASES="glob" limits the VM cases (e.g. "core-*").
+# MP_VM_CASES="glob" limits the VM cases (e.g. "core-*"). MP_FAST_FIRST=1:
+# when unit, fuzz or lint failed, the vm suite is not run (make check).
 #
 # The vm suite first boots a calibration guest (tests/vm/calibrate.sh): its
 # deadlines grow with how slowly this host boots one now. The whole run ends
@@ -81,7 +82,13 @@ for s in $suites; do
 	unit) run_suite unit tests/unit/run.sh ;;
 	fuzz) run_suite fuzz tests/fuzz/run.sh "${MP_FUZZ_SECONDS:-10}" ;;
 	lint) run_suite lint lint ;;
-	vm) run_suite vm vm ;;
+	vm)
+		if [ "${MP_FAST_FIRST:-}" = 1 ] && grep -q '^FAIL:' "$out"; then
+			echo "the fast tier failed: the vm suite is not run" >&2
+			echo "SKIP: vm (the fast tier failed)" | tee -a "$out"
+			continue
+		fi
+		run_suite vm vm ;;
 	*) echo "unknown suite $s" >&2; exit 2 ;;
 	esac
 done
