@@ -316,6 +316,7 @@ static void find_by_tags(void)
 	/* a short buffer is cut, never overrun */
 	blkdevs_describe(&s, desc, 10);
 	CHECK(strlen(desc) == 9);
+	blkdevs_free(&s);
 }
 
 static void describe_empty(void)
@@ -328,6 +329,39 @@ static void describe_empty(void)
 	s.sysfs = "/nonexistent";
 	s.devdir = "/nonexistent";
 	CHECK(blkdevs_scan(&s) == -ENOENT);
+}
+
+/* A big storage server has more block devices than any fixed table: the
+ * root is the 300th. Their /dev nodes do not exist, so each is listed as
+ * unreadable; a root named by number is found all the same. */
+static void many_devices(void)
+{
+	static struct blkdevs s;
+	char sys[300], path[400], text[128];
+	struct root_spec r;
+	int i, n;
+
+	snprintf(sys, sizeof(sys), "%s/many/sys", tmpdir);
+	CHECK(sh("mkdir -p %s/class/block", sys) == 0);
+	for (i = 0; i < 300; i++) {
+		snprintf(path, sizeof(path), "%s/class/block/sd%d", sys, i);
+		mkdir(path, 0755);
+		snprintf(path, sizeof(path), "%s/class/block/sd%d/uevent", sys, i);
+		snprintf(text, sizeof(text), "MAJOR=259\nMINOR=%d\nDEVNAME=sd%d\n", i, i);
+		CHECK(write_file(path, text) == 0);
+		snprintf(path, sizeof(path), "%s/class/block/sd%d/size", sys, i);
+		CHECK(write_file(path, "2048\n") == 0);
+	}
+	s.sysfs = sys;
+	s.devdir = "/nonexistent";
+	CHECK(blkdevs_scan(&s) == 300);
+	CHECK(s.n == 300);
+	CHECK(root_spec_parse("259:299", &r) == 0);
+	i = blkdevs_find(&s, &r, &n);
+	CHECK(i >= 0 && n == 1 && strcmp(s.dev[i].name, "sd299") == 0);
+	CHECK(blkdevs_scan(&s) == 0 && s.n == 300);
+	blkdevs_free(&s);
+	CHECK(s.n == 0);
 }
 
 /* --- emptying the initramfs --- */
@@ -429,6 +463,7 @@ int main(void)
 	RUN(rootflags);
 	RUN(find_by_tags);
 	RUN(describe_empty);
+	RUN(many_devices);
 	RUN(purge);
 	RUN(init_check);
 	sh("rm -rf %s", tmpdir);
