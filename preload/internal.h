@@ -113,6 +113,7 @@ bool mp_state_ok(enum mp_state s);
 struct mp_job {
 	int idx;
 	const char *name, *path, *options;
+	uint64_t deadline; /* mp_now_ns() when the scheduler gives up on it */
 };
 struct mp_load_result {
 	int idx;

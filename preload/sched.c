@@ -64,6 +64,8 @@ static void *worker_main(void *arg)
 		s->qlen--;
 		w->job = job.idx;
 		w->started = mp_now_ns();
+		/* the moment check_hung() would give up on it */
+		job.deadline = w->started + (uint64_t)s->ctx->opts.timeout_ms * 1000000u;
 		s->running++;
 		pthread_mutex_unlock(&s->lock);
 

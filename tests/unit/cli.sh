@@ -35,11 +35,12 @@ setup() {
 	: >"$t/log"
 	: >"$t/cmdline"
 	RULES=
+	OTHER=
 }
 
 run() {
 	LD_PRELOAD=$shim MP_SHIM_SYSFS=$t/sys MP_SHIM_LOG=$t/log MP_SHIM_RULES=$RULES \
-		"$bin" -d "$t/root" -S 1.0 --sysfs "$t/sys" --cmdline "$t/cmdline" \
+		MP_SHIM_OTHER=$OTHER "$bin" -d "$t/root" -S 1.0 --sysfs "$t/sys" --cmdline "$t/cmdline" \
 		--no-default-config -C "$t/root/etc/modprobe.d" -r "$t/r.json" \
 		"$@" >"$t/out" 2>"$t/err"
 	rc=$?
@@ -132,6 +133,50 @@ t_hang() {
 	check "report hung" eq "$(state hang)" hung
 	check "report kid skipped" eq "$(state kid)" skipped
 	check "message names it" grep -q "hung: hang" "$t/err"
+}
+
+# EBUSY is retried only while someone else's load of the same module is
+# coming; a module whose own init() says EBUSY fails after one call, and
+# the message says what EBUSY means for it.
+t_ebusy() {
+	setup 'a\nb a\nc\n'
+	RULES=b:16:0
+	run b c
+	check "exit 1" eq "$rc" 1
+	check "b called once" eq "$(starts b)" 1
+	check "report: b failed with EBUSY" eq "$(jq -r '.modules[] | select(.name=="b") | "\(.state) \(.error)"' "$t/r.json")" "failed EBUSY"
+	check "c loaded" live c
+	check "message names b and EBUSY" grep -q "failed: b: .*(EBUSY)" "$t/err"
+	check "not 'still loading'" eq "$(grep -c 'still loading' "$t/err")" 0
+	# someone else's load is coming when we call: we wait for it
+	setup 'a\nb a\n'
+	OTHER=b:300:live
+	run b
+	check "other live: exit 0" eq "$rc" 0
+	check "other live: b called once" eq "$(starts b)" 1
+	check "other live: b live" eq "$(state b)" live
+	# ... and when it fails, we load it ourselves
+	setup 'a\nb a\n'
+	OTHER=b:300:gone
+	run b
+	check "other gone: exit 0" eq "$rc" 0
+	check "other gone: b called again" eq "$(starts b)" 2
+	check "other gone: b loaded" eq "$(state b)" loaded
+}
+
+# A load given up on as hung is never tried again, though the other load
+# it waited behind goes away while the rest of the plan is still running.
+t_ebusy_hung() {
+	setup 'b\nkid b\ns1\ns2 s1\ns3 s2\ns4 s3\n'
+	RULES=b:0:800,s1:0:700,s2:0:700,s3:0:700,s4:0:700
+	OTHER=b:1500:gone
+	run -t 1 -j 4 kid s4
+	check "exit 1" eq "$rc" 1
+	check "s4 loaded" live s4
+	check "b hung" eq "$(state b)" hung
+	check "kid skipped" eq "$(state kid)" skipped
+	check "b called once" eq "$(starts b)" 1
+	check "b not loaded behind its dependents' backs" [ ! -e "$t/sys/module/b/initstate" ]
 }
 
 # Already live and builtin modules are counted, not loaded.
@@ -461,7 +506,8 @@ t_fanout() {
 	check "one wave after base" eq "$(jq '.waves | length' "$t/r.json")" 2
 }
 
-cases="basic:sched duplicates:sched failure:sched hang:sched live_builtin other_loader:sched
+cases="basic:sched duplicates:sched failure:sched hang:sched ebusy:sched ebusy_hung:sched
+live_builtin other_loader:sched
 options blacklist softdep_cycle softdep_fails:sched compressed waves:sched parallel:sched
 missing missing_file paths bad_index dry_run coldplug:sched no_device second_level:sched kstats config_usage fanout:sched"
 
