@@ -270,7 +270,7 @@ static uint64_t check_hung(struct sched *s, int *err)
 		w->abandoned = true;
 		s->running--;
 		*err = finish(s, w->job);
-		if (*err == 0)
+		if (*err == 0 && !s->stop)
 			*err = start_worker(s);
 	}
 	return next;
@@ -334,6 +334,50 @@ static int take_devices(struct sched *s, bool rescan)
 		return r;
 	count_waiting(&ctx->plan);
 	return ctx->plan.nmods - before;
+}
+
+/*
+ * The loop stopped on an error while loads may be in flight. A worker in
+ * the syscall cannot be joined: its init() may never return, and then
+ * neither would we, nor the report, nor the status our caller waits for.
+ * So each load in flight gets what the loop would have given it, its
+ * timeout, and is then given up on as hung; what never started is
+ * skipped. Called with the lock held.
+ */
+static void drain(struct sched *s, int err)
+{
+	struct mp_plan *p = &s->ctx->plan;
+	char buf[64];
+	int i;
+
+	s->stop = true;
+	pthread_cond_broadcast(&s->work);
+	while (s->running > 0) {
+		struct pollfd pfd = { s->wake[0], POLLIN, 0 };
+		uint64_t wait_ns;
+		int r = 0;
+
+		(void)apply_results(s);
+		wait_ns = check_hung(s, &r);
+		if (s->running == 0 || r < 0)
+			continue; /* r < 0: it stopped early; look again */
+		pthread_mutex_unlock(&s->lock);
+		if (poll(&pfd, 1, (int)(wait_ns / 1000000u) + 1) > 0)
+			while (read(s->wake[0], buf, sizeof(buf)) > 0)
+				;
+		pthread_mutex_lock(&s->lock);
+	}
+	(void)apply_results(s);
+	for (i = 0; i < p->nmods; i++) {
+		struct mp_module *m = &p->mods[i];
+
+		if (mp_state_done(m->state))
+			continue;
+		m->state = MP_SKIPPED;
+		free(m->skip_why);
+		m->skip_why = mp_strdup_printf("not tried: loading stopped on an error (%s)",
+					       mp_errno_name(-err));
+	}
 }
 
 static int loop(struct sched *s)
@@ -407,6 +451,8 @@ static int loop(struct sched *s)
 				;
 		pthread_mutex_lock(&s->lock);
 	}
+	if (r < 0)
+		drain(s, r);
 	s->stop = true;
 	pthread_cond_broadcast(&s->work);
 	pthread_mutex_unlock(&s->lock);
@@ -443,16 +489,18 @@ int mp_sched_run(struct mp_ctx *ctx)
 		stop_all(s);
 	ctx->elapsed = mp_now_ns() - t;
 
-	/* Idle workers end now. A hung one is in the kernel until its init()
-	 * returns and cannot be joined: it is detached, and s stays allocated
-	 * for it to find its lock when it wakes. The caller runs us in a
+	/* Idle workers end now: stop is set, and they look at it before
+	 * taking a job. A hung one is in the kernel until its init() returns
+	 * and cannot be joined: it is detached, and s stays allocated for it
+	 * to find its lock when it wakes. Only idle workers are joined (the
+	 * loop ends with none in a job, drain() too). The caller runs us in a
 	 * child process it does not wait for (run.c). */
 	for (i = 0; i < s->nworkers; i++) {
 		struct worker *w = s->workers[i];
 		bool hung;
 
 		pthread_mutex_lock(&s->lock);
-		hung = w->abandoned;
+		hung = w->abandoned || w->job >= 0;
 		pthread_mutex_unlock(&s->lock);
 		if (hung) {
 			any_hung = true;

@@ -21,10 +21,13 @@
  *                  and is refused with EBUSY after name's rule delay; ms
  *                  after that call started, the other load ends: the
  *                  module is live, or gone (its init() failed).
+ *   MP_SHIM_THREADS  N: the program's pthread_create() fails with EAGAIN
+ *                  after N threads, to reach the scheduler's error path.
  *   A name whose initstate reads "coming" is refused with EBUSY, one
  *   that is there otherwise with EEXIST.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -189,6 +192,32 @@ static void set_state(const char *name, const char *state)
 	}
 }
 
+typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+
+static int real_pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*fn)(void *),
+			       void *arg)
+{
+	static create_fn real;
+
+	if (real == NULL)
+		real = (create_fn)dlsym(RTLD_NEXT, "pthread_create");
+	return real ? real(t, a, fn, arg) : EAGAIN;
+}
+
+int pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*fn)(void *), void *arg)
+{
+	static int created;
+	const char *max = getenv("MP_SHIM_THREADS");
+	bool refuse;
+
+	pthread_mutex_lock(&lock);
+	refuse = max && *max && created >= atoi(max);
+	if (!refuse)
+		created++;
+	pthread_mutex_unlock(&lock);
+	return refuse ? EAGAIN : real_pthread_create(t, a, fn, arg);
+}
+
 /* "coming", or whatever else initstate says ("" when absent) */
 static bool coming(const char *name)
 {
@@ -262,7 +291,7 @@ static bool other_starts(const char *name)
 		o->live = strcmp(how, "live") == 0;
 		snprintf(done[ndone++], sizeof(done[0]), "%s", name);
 		set_state(name, "coming\n");
-		if (pthread_create(&t, NULL, other_ends, o) != 0) {
+		if (real_pthread_create(&t, NULL, other_ends, o) != 0) {
 			free(o);
 			return false;
 		}

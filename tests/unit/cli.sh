@@ -181,6 +181,27 @@ t_ebusy_hung() {
 	check "b not loaded behind its dependents' backs" [ ! -e "$t/sys/module/b/initstate" ]
 }
 
+# The scheduler's loop stops on an error (no thread to replace a hung
+# worker) while another worker is inside a hung init(): nothing waits for
+# that init() beyond its own bound, and the report says what happened.
+t_loop_error() {
+	setup 'h1\nd\nh2 d\nkid h2\n'
+	RULES=h1:0:30000,d:0:400,h2:0:30000
+	start=$(date +%s)
+	MP_SHIM_THREADS=2
+	export MP_SHIM_THREADS
+	run -t 1 -j 2 h1 kid
+	unset MP_SHIM_THREADS
+	took=$(($(date +%s) - start))
+	check "exit 1" eq "$rc" 1
+	check "returned within the bound, not after the hung init()" [ "$took" -le 5 ]
+	check "says why it stopped" grep -q "stopped: .*(EAGAIN)" "$t/err"
+	check "d loaded" live d
+	check "h1 hung" eq "$(state h1)" hung
+	check "h2 hung" eq "$(state h2)" hung
+	check "kid never tried" eq "$(starts kid)" 0
+}
+
 # Already live and builtin modules are counted, not loaded.
 t_live_builtin() {
 	setup 'a\nb a\nc builtin\n'
@@ -508,7 +529,7 @@ t_fanout() {
 	check "one wave after base" eq "$(jq '.waves | length' "$t/r.json")" 2
 }
 
-cases="basic:sched duplicates:sched failure:sched hang:sched ebusy:sched ebusy_hung:sched
+cases="basic:sched duplicates:sched failure:sched hang:sched ebusy:sched ebusy_hung:sched loop_error:sched
 live_builtin other_loader:sched
 options blacklist softdep_cycle softdep_fails:sched compressed waves:sched parallel:sched
 missing missing_file paths bad_index dry_run coldplug:sched no_device second_level:sched kstats config_usage fanout:sched"
