@@ -144,11 +144,12 @@ static int do_load(const struct mp_ctx *ctx, const struct mp_job *job,
 		res->how = "init (gzip in userspace)";
 		break;
 	}
-	r = mp_decompress(c, fd, &image, &len);
+	r = mp_decompress(c, fd, job->budget, job->deadline, &image, &len);
 	if (r < 0)
 		return r;
 	r = mp_sys_init_module(image, len, opts);
 	free(image);
+	mp_budget_give(job->budget, len);
 	return r;
 }
 

@@ -42,6 +42,7 @@ struct sched {
 	bool stop;
 	int wake[2];                   /* workers write a byte, we poll the other end */
 	int wave;                      /* --waves: the wave allowed to start */
+	struct mp_budget budget;       /* memory for images decompressed here */
 };
 
 static void *worker_main(void *arg)
@@ -139,6 +140,7 @@ static int enqueue(struct sched *s, int idx)
 	}
 	s->queue[(s->qhead + s->qlen) % s->qcap] = (struct mp_job){
 		.idx = idx, .name = m->name, .path = m->path, .options = m->options,
+		.budget = &s->budget,
 	};
 	s->qlen++;
 	m->state = MP_QUEUED;
@@ -480,6 +482,7 @@ int mp_sched_run(struct mp_ctx *ctx)
 	s->wake[0] = s->wake[1] = -1;
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->work, NULL);
+	mp_budget_init(&s->budget, MP_DECOMPRESS_MAX);
 	r = pipe2(s->wake, O_CLOEXEC | O_NONBLOCK) < 0 ? -errno : mp_graph_waves(&ctx->plan, ctx);
 	for (i = 0; i < ctx->jobs && r == 0; i++)
 		r = start_worker(s);
@@ -519,6 +522,7 @@ int mp_sched_run(struct mp_ctx *ctx)
 	}
 	pthread_cond_destroy(&s->work);
 	pthread_mutex_destroy(&s->lock);
+	mp_budget_destroy(&s->budget);
 	free(s->workers);
 	free(s->queue);
 	free(s->done);

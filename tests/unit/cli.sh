@@ -297,6 +297,25 @@ t_compressed() {
 	check "zstd still in userspace" grep -q ' start z 0 init ' "$t/log"
 }
 
+# Decompression bombs (a module plus hundreds of MiB of zeros, a few KiB
+# compressed; gzip's are in test_parse: the host's depmod cannot read
+# .ko.gz): the images of all workers together stay within one budget
+# of 256 MiB, so two of 150 MiB are never in memory at once and each waits
+# for the other; one larger than the whole budget fails alone, by name.
+t_bombs() {
+	setup 'z1 comp=zstd pad=150\nz2 comp=zstd pad=150\nx comp=xz pad=150\nbig comp=zstd pad=300\nsmall comp=zstd\n'
+	RULES=z1:0:1000,z2:0:1000,x:0:300
+	run -j 4 z1 z2 x big small
+	check "exit 1" eq "$rc" 1
+	for m in z1 z2 x small; do check "$m loaded" eq "$(state $m)" loaded; done
+	max=$(grep -e ' z1 ' -e ' z2 ' -e ' x ' "$t/log" | sort -n |
+		awk '$2=="start"{n++} $2=="end"{n--} n>m{m=n} END{print m}')
+	check "one 150 MiB image in memory at a time" eq "$max" 1
+	check "big never called" eq "$(starts big)" 0
+	check "report: big failed with EFBIG" eq "$(jq -r '.modules[] | select(.name=="big") | "\(.state) \(.error)"' "$t/r.json")" "failed EFBIG"
+	check "message names big, the limit and EFBIG" grep -q "failed: big: .*256 MiB.*(EFBIG)" "$t/err"
+}
+
 # --waves: no module of a wave starts before the previous wave ended.
 t_waves() {
 	setup 'a\nb\nc a\nd b\ne c\n'
@@ -531,7 +550,7 @@ t_fanout() {
 
 cases="basic:sched duplicates:sched failure:sched hang:sched ebusy:sched ebusy_hung:sched loop_error:sched
 live_builtin other_loader:sched
-options blacklist softdep_cycle softdep_fails:sched compressed waves:sched parallel:sched
+options blacklist softdep_cycle softdep_fails:sched compressed bombs:sched waves:sched parallel:sched
 missing missing_file paths bad_index dry_run coldplug:sched no_device second_level:sched kstats config_usage fanout:sched"
 
 for c in $cases; do
