@@ -111,6 +111,11 @@ void blkdevs_free(struct blkdevs *s);
 int blkdevs_find(struct blkdevs *s, const struct root_spec *r, int *nmatch);
 void blkdevs_describe(const struct blkdevs *s, char *buf, size_t n);
 
+/* --- waiting for the root device (rootwait.c) --- */
+struct mp_run_args;
+int root_wait(struct blkdevs *devs, const struct root_spec *root, unsigned wait_ms,
+	      const struct mp_run_args *rescan, int *nmatch);
+
 /* --- mounting (mounts.c) --- */
 int early_mounts(struct init_log *l);
 int fs_registered(const char *type);
