@@ -43,7 +43,12 @@ int root_wait(struct blkdevs *devs, const struct root_spec *root, unsigned wait_
 			return -ENODEV;
 		/* not so late that the rescan would overrun the bound */
 		if (rescan && now_ms() >= next && now_ms() + 1000u < deadline) {
-			(void)mp_run(rescan);
+			/* a run is bounded only per module, and a module left
+			 * coming would hold it that long: it gets what is left */
+			struct mp_run_args a = *rescan;
+
+			a.opts.deadline_ms = (unsigned)(deadline - now_ms());
+			(void)mp_run(&a);
 			next = now_ms() + INIT_RESCAN_MS;
 		}
 		sleep_ms(50);

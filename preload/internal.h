@@ -56,6 +56,7 @@ struct mp_ctx {
 
 	int jobs;
 	uint64_t t0;          /* CLOCK_MONOTONIC ns when the context was made */
+	uint64_t deadline;    /* when loading stops (opts.deadline_ms); 0: never */
 	uint64_t elapsed;     /* ns the schedule took */
 	int uevent_fd;        /* netlink, open while coldplug listens; -1 otherwise */
 	bool fatal;           /* nothing could be done: no index, no module dir */

@@ -45,6 +45,14 @@ struct sched {
 	struct mp_budget budget;       /* memory for images decompressed here */
 };
 
+/* When check_hung() gives up on a job started at t: at its timeout, or
+ * at the run's deadline if that comes first. */
+static uint64_t job_expiry(const struct mp_ctx *ctx, uint64_t t)
+{
+	t += (uint64_t)ctx->opts.timeout_ms * 1000000u;
+	return ctx->deadline && ctx->deadline < t ? ctx->deadline : t;
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -65,8 +73,7 @@ static void *worker_main(void *arg)
 		s->qlen--;
 		w->job = job.idx;
 		w->started = mp_now_ns();
-		/* the moment check_hung() would give up on it */
-		job.deadline = w->started + (uint64_t)s->ctx->opts.timeout_ms * 1000000u;
+		job.deadline = job_expiry(s->ctx, w->started);
 		s->running++;
 		pthread_mutex_unlock(&s->lock);
 
@@ -241,23 +248,26 @@ static int apply_results(struct sched *s)
 	return r;
 }
 
-/* Called with the lock held. Returns ns until the next module could hang. */
+/* Called with the lock held. Returns ns until the next module could hang
+ * or the run's deadline comes. */
 static uint64_t check_hung(struct sched *s, int *err)
 {
 	struct mp_ctx *ctx = s->ctx;
-	uint64_t limit = (uint64_t)ctx->opts.timeout_ms * 1000000u, now = mp_now_ns();
-	uint64_t next = limit;
+	uint64_t now = mp_now_ns(), next = (uint64_t)ctx->opts.timeout_ms * 1000000u, expiry;
 	int i, n = s->nworkers;
 
+	if (ctx->deadline && ctx->deadline > now && ctx->deadline - now < next)
+		next = ctx->deadline - now;
 	for (i = 0; i < n && *err == 0; i++) {
 		struct worker *w = s->workers[i];
 		struct mp_module *m;
 
 		if (w->job < 0 || w->abandoned)
 			continue;
-		if (now - w->started < limit) {
-			if (limit - (now - w->started) < next)
-				next = limit - (now - w->started);
+		expiry = job_expiry(ctx, w->started);
+		if (now < expiry) {
+			if (expiry - now < next)
+				next = expiry - now;
 			continue;
 		}
 		m = &ctx->plan.mods[w->job];
@@ -265,8 +275,12 @@ static uint64_t check_hung(struct sched *s, int *err)
 		m->worker = w->id;
 		m->t_start = w->started - ctx->t0;
 		m->t_end = now - ctx->t0;
-		mp_log(ctx, MP_LOG_ERR, "%s: init() has not returned after %u s; "
-		       "giving up on it and what depends on it", m->name, ctx->opts.timeout_ms / 1000);
+		if (expiry == ctx->deadline)
+			mp_log(ctx, MP_LOG_ERR, "%s: still loading when the run's time was up; "
+			       "giving up on it and what depends on it", m->name);
+		else
+			mp_log(ctx, MP_LOG_ERR, "%s: init() has not returned after %u s; giving up "
+			       "on it and what depends on it", m->name, ctx->opts.timeout_ms / 1000);
 		/* The thread stays in the kernel until init() returns; the pool
 		 * gets a new one so the rest of the plan keeps its width. */
 		w->abandoned = true;
@@ -338,6 +352,24 @@ static int take_devices(struct sched *s, bool rescan)
 	return ctx->plan.nmods - before;
 }
 
+/* What has not reached a final state never will: say why. Called with the
+ * lock held, when no worker will take another job. */
+static void skip_rest(struct sched *s, const char *why)
+{
+	struct mp_plan *p = &s->ctx->plan;
+	int i;
+
+	for (i = 0; i < p->nmods; i++) {
+		struct mp_module *m = &p->mods[i];
+
+		if (mp_state_done(m->state))
+			continue;
+		m->state = MP_SKIPPED;
+		free(m->skip_why);
+		m->skip_why = strdup(why);
+	}
+}
+
 /*
  * The loop stopped on an error while loads may be in flight. A worker in
  * the syscall cannot be joined: its init() may never return, and then
@@ -346,11 +378,9 @@ static int take_devices(struct sched *s, bool rescan)
  * timeout, and is then given up on as hung; what never started is
  * skipped. Called with the lock held.
  */
-static void drain(struct sched *s, int err)
+static void drain(struct sched *s)
 {
-	struct mp_plan *p = &s->ctx->plan;
 	char buf[64];
-	int i;
 
 	s->stop = true;
 	pthread_cond_broadcast(&s->work);
@@ -370,16 +400,7 @@ static void drain(struct sched *s, int err)
 		pthread_mutex_lock(&s->lock);
 	}
 	(void)apply_results(s);
-	for (i = 0; i < p->nmods; i++) {
-		struct mp_module *m = &p->mods[i];
-
-		if (mp_state_done(m->state))
-			continue;
-		m->state = MP_SKIPPED;
-		free(m->skip_why);
-		m->skip_why = mp_strdup_printf("not tried: loading stopped on an error (%s)",
-					       mp_errno_name(-err));
-	}
+	skip_rest(s, "not tried: loading stopped on an error");
 }
 
 static int loop(struct sched *s)
@@ -404,6 +425,11 @@ static int loop(struct sched *s)
 		wait_ns = check_hung(s, &r);
 		if (r < 0)
 			break;
+		if (ctx->deadline && mp_now_ns() >= ctx->deadline) {
+			/* what was loading is given up on by now (check_hung) */
+			skip_rest(s, "not tried: the run's time was up");
+			break;
+		}
 		if (ctx->uevent_fd >= 0) {
 			r = take_devices(s, false);
 			if (r < 0)
@@ -454,7 +480,7 @@ static int loop(struct sched *s)
 		pthread_mutex_lock(&s->lock);
 	}
 	if (r < 0)
-		drain(s, r);
+		drain(s);
 	s->stop = true;
 	pthread_cond_broadcast(&s->work);
 	pthread_mutex_unlock(&s->lock);

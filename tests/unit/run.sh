@@ -37,7 +37,7 @@ printf 'a\nb a\nc b alias=foo-bar\n' | "$top/tests/unit/mktree.sh" "$tmp/tree" 1
 
 "$b/unit/test_graph" || echo "FAIL: graph (exit $?)"
 "$b/unit/test_parse" "$top/tests/data" "$tmp" || echo "FAIL: parse (exit $?)"
-"$b/unit/test_init" || echo "FAIL: init (exit $?)"
+"$b/unit/test_init" "$tmp" || echo "FAIL: init (exit $?)"
 
 MP_BIN=$b/asan/modpreload MP_SUITE=cli "$top/tests/unit/cli.sh"
 MP_BIN=$b/tsan/modpreload MP_SUITE=cli-tsan MP_ONLY=sched "$top/tests/unit/cli.sh"

@@ -16,10 +16,12 @@
 #include <unistd.h>
 
 #include "init.h"
+#include "internal.h"
 #define T_SUITE "init"
 #include "t.h"
 
 static char tmpdir[256];
+static const char *unitdir; /* run.sh's, with a module tree in tree/ */
 
 static void skip(const char *what, const char *why)
 {
@@ -364,6 +366,60 @@ static void many_devices(void)
 	CHECK(s.n == 0);
 }
 
+/* --- waiting for the root --- */
+
+static void quiet_log(void *data, int prio, const char *fmt, va_list ap)
+{
+}
+
+/*
+ * The root never appears, and the rescan's coldplug finds a device whose
+ * driver someone else is still loading ("coming" for good). The wait
+ * still ends at its bound: the rescan gets what is left of it, not the
+ * preloader's per-module timeout (60 s).
+ */
+static void root_wait_bound(void)
+{
+	static struct blkdevs s;
+	char sys[300], tree[300], report[300], buf[4096];
+	struct mp_run_args a = {
+		.opts = { .cmdline = "", .coldplug = true, .settle_ms = 10 },
+		.fork_guard = true,
+		.log = quiet_log,
+	};
+	struct root_spec r;
+	uint64_t t0, took;
+	int n;
+
+	if (unitdir == NULL) {
+		skip("root_wait_bound", "no module tree (run by tests/unit/run.sh)");
+		return;
+	}
+	snprintf(sys, sizeof(sys), "%s/rw/sys", tmpdir);
+	snprintf(tree, sizeof(tree), "%s/tree", unitdir);
+	snprintf(report, sizeof(report), "%s/rw/report.json", tmpdir);
+	CHECK(sh("mkdir -p %s/class/block %s/devices/x %s/module/a %s/module/b %s/module/c",
+		 sys, sys, sys, sys, sys) == 0);
+	CHECK(sh("echo MODALIAS=foo-bar >%s/devices/x/uevent && echo live >%s/module/a/initstate "
+		 "&& echo live >%s/module/b/initstate && echo coming >%s/module/c/initstate",
+		 sys, sys, sys, sys) == 0);
+	a.opts.basedir = tree;
+	a.opts.kver = "1.0";
+	a.opts.sysfs = sys;
+	a.report_path = report;
+	s.sysfs = sys;
+	s.devdir = "/nonexistent";
+	CHECK(root_spec_parse("LABEL=nowhere", &r) == 0);
+	t0 = mp_now_ns();
+	CHECK(root_wait(&s, &r, 4000, &a, &n) == -ENODEV);
+	took = (mp_now_ns() - t0) / 1000000u;
+	CHECK(took >= 4000 && took < 4800);
+	/* the rescan did run, and found the device's module coming */
+	CHECK(mp_read_file(report, buf, sizeof(buf), NULL) == 0);
+	CHECK(strstr(buf, "\"name\": \"c\"") != NULL);
+	blkdevs_free(&s);
+}
+
 /* --- emptying the initramfs --- */
 
 static void purge(void)
@@ -447,8 +503,9 @@ static void init_check(void)
 	CHECK(init_exists(root, "/bin/sh") == -ENOENT);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	unitdir = argc > 1 ? argv[1] : NULL;
 	snprintf(tmpdir, sizeof(tmpdir), "%s/mp-init.XXXXXX",
 		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (mkdtemp(tmpdir) == NULL) {
@@ -464,6 +521,7 @@ int main(void)
 	RUN(find_by_tags);
 	RUN(describe_empty);
 	RUN(many_devices);
+	RUN(root_wait_bound);
 	RUN(purge);
 	RUN(init_check);
 	sh("rm -rf %s", tmpdir);
