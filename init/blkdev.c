@@ -120,8 +120,15 @@ static int cmp_name(const void *a, const void *b)
 	return strcmp(((const struct blkdev *)a)->name, ((const struct blkdev *)b)->name);
 }
 
+void blkdevs_free(struct blkdevs *s)
+{
+	free(s->dev);
+	s->dev = NULL;
+	s->n = s->cap = 0;
+}
+
 /* Adds the devices not seen before and reads them. Returns how many are
- * new. */
+ * new, or -ENOMEM with those read so far kept. */
 int blkdevs_scan(struct blkdevs *s)
 {
 	char path[512];
@@ -133,8 +140,8 @@ int blkdevs_scan(struct blkdevs *s)
 	dp = opendir(path);
 	if (dp == NULL)
 		return -errno;
-	while ((de = readdir(dp)) != NULL && s->n < BLKDEV_MAX) {
-		struct blkdev *d = &s->dev[s->n];
+	while ((de = readdir(dp)) != NULL) {
+		struct blkdev *d;
 		char name[sizeof(d->name)];
 		dev_t devnum = 0;
 
@@ -158,17 +165,21 @@ int blkdevs_scan(struct blkdevs *s)
 			}
 			continue;
 		}
-		memset(d, 0, sizeof(*d));
+		if (mp_append(&s->dev, &s->n, &s->cap, sizeof(*s->dev)) < 0) {
+			added = -ENOMEM;
+			break;
+		}
+		d = &s->dev[s->n - 1];
 		snprintf(d->name, sizeof(d->name), "%s", name);
 		d->devnum = devnum;
 		snprintf(path, sizeof(path), "%s/%s", s->devdir, d->name);
 		blkdev_probe(path, d);
-		s->n++;
 		added++;
 	}
 	closedir(dp);
 	/* the first match wins: make "first" mean the same on every boot */
-	qsort(s->dev, (size_t)s->n, sizeof(s->dev[0]), cmp_name);
+	if (s->n > 1)
+		qsort(s->dev, (size_t)s->n, sizeof(s->dev[0]), cmp_name);
 	return added;
 }
 

@@ -102,9 +102,9 @@ static void read_cmdline(char *buf, size_t size)
  * lists ask for and writes the report; later ones (a rescan while waiting,
  * a file system driver) say only what went wrong.
  */
-static int preload(const char *const *names, bool first)
+static struct mp_run_args preload_args(const char *const *names, bool first)
 {
-	struct mp_run_args a = {
+	return (struct mp_run_args){
 		.opts = { .cmdline = "/proc/cmdline", .coldplug = names == NULL, .kstats = true,
 			  .grouped = true },
 		.names = names,
@@ -114,6 +114,11 @@ static int preload(const char *const *names, bool first)
 		.log = init_log_lib,
 		.log_data = &lg,
 	};
+}
+
+static int preload(const char *const *names, bool first)
+{
+	struct mp_run_args a = preload_args(names, first);
 
 	lg.lib_max_prio = first ? MP_LOG_NOTICE : MP_LOG_ERR;
 	return mp_run(&a);
@@ -135,29 +140,16 @@ static int need_fs(void *data, const char *type)
 
 static int wait_for_root(const struct boot_args *ba, int *nmatch)
 {
-	uint64_t t0 = now_ms(), deadline = t0 + ba->wait_s * 1000u, rescan = t0 + INIT_RESCAN_MS;
+	struct mp_run_args rescan = preload_args(NULL, false);
+	uint64_t t0 = now_ms();
 	int idx;
 
-	for (;;) {
-		(void)blkdevs_scan(&devs);
-		idx = blkdevs_find(&devs, &ba->root, nmatch);
-		if (idx >= 0) {
-			init_log(&lg, MP_LOG_INFO, "root %s is /dev/%s, found after %llu ms",
-				 ba->root_raw, devs.dev[idx].name,
-				 (unsigned long long)(now_ms() - t0));
-			return idx;
-		}
-		if (now_ms() >= deadline)
-			return -ENODEV;
-		/* a device that appeared after the preloader finished (a slow
-		 * USB disk) has no driver yet: coldplug again, now and then,
-		 * but not so late that the rescan would overrun the bound */
-		if (ba->preload && now_ms() >= rescan && now_ms() + 1000u < deadline) {
-			preload(NULL, false);
-			rescan = now_ms() + INIT_RESCAN_MS;
-		}
-		sleep_ms(50);
-	}
+	lg.lib_max_prio = MP_LOG_ERR;
+	idx = root_wait(&devs, &ba->root, ba->wait_s * 1000u, ba->preload ? &rescan : NULL, nmatch);
+	if (idx >= 0)
+		init_log(&lg, MP_LOG_INFO, "root %s is /dev/%s, found after %llu ms", ba->root_raw,
+			 devs.dev[idx].name, (unsigned long long)(now_ms() - t0));
+	return idx;
 }
 
 /* Which init to run: init= alone when given, else the kernel's list. */

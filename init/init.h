@@ -88,7 +88,6 @@ int mount_options_split(const char *opts, unsigned long *flags, char *data, size
 int unescape_udev(const char *in, char *out, size_t outsz);
 
 /* --- block devices and their identities (blkdev.c) --- */
-#define BLKDEV_MAX 256
 struct blkdev {
 	char name[64];            /* DEVNAME, relative to /dev */
 	dev_t devnum;
@@ -98,17 +97,24 @@ struct blkdev {
 	char usage[16];           /* "filesystem", "crypto", "raid", "other" */
 };
 
+/* As many as the kernel lists: a storage server has thousands. */
 struct blkdevs {
-	struct blkdev dev[BLKDEV_MAX];
-	int n;
+	struct blkdev *dev;
+	int n, cap;
 	const char *sysfs;        /* "/sys" */
 	const char *devdir;       /* "/dev" */
 };
 
 int blkdev_probe(const char *path, struct blkdev *d);
 int blkdevs_scan(struct blkdevs *s);
+void blkdevs_free(struct blkdevs *s);
 int blkdevs_find(struct blkdevs *s, const struct root_spec *r, int *nmatch);
 void blkdevs_describe(const struct blkdevs *s, char *buf, size_t n);
+
+/* --- waiting for the root device (rootwait.c) --- */
+struct mp_run_args;
+int root_wait(struct blkdevs *devs, const struct root_spec *root, unsigned wait_ms,
+	      const struct mp_run_args *rescan, int *nmatch);
 
 /* --- mounting (mounts.c) --- */
 int early_mounts(struct init_log *l);

@@ -3,7 +3,7 @@
 #                            util-linux's libblkid for UUID=/LABEL=/PARTUUID=
 #   build/unit/test_init     its unit tests (glibc, ASan/UBSan, host libblkid)
 
-INIT_OBJS := init bootargs blkdev mounts switchroot shell log
+INIT_OBJS := init bootargs blkdev rootwait mounts switchroot shell log
 INIT_HDRS := init/init.h $(HDRS)
 INIT_CFLAGS := -Iinit
 

@@ -387,6 +387,11 @@ int mp_ctx_new(const struct mp_options *opts, mp_log_fn log, void *log_data,
 	if (ctx->opts.timeout_ms == 0)
 		ctx->opts.timeout_ms = ctx->cmdline.timeout_s ? ctx->cmdline.timeout_s * 1000u
 							      : MP_TIMEOUT_DEFAULT_MS;
+	/* Loading stops a little before the caller's bound, so that the
+	 * report and the status still reach it in time (run.c). */
+	if (opts->deadline_ms)
+		ctx->deadline = ctx->t0 + (uint64_t)(opts->deadline_ms -
+			(opts->deadline_ms / 4 < 500 ? opts->deadline_ms / 4 : 500)) * 1000000u;
 	if (ctx->opts.settle_ms == 0)
 		ctx->opts.settle_ms = MP_SETTLE_DEFAULT_MS;
 	read_compression(ctx);

@@ -3,9 +3,20 @@
  * Userspace decompression, for kernels that cannot take a compressed file
  * themselves (no /sys/module/compression, or another format than the
  * file's). The result goes to init_module().
+ *
+ * A compressed file says nothing trustworthy about its size: a few KiB of
+ * zstd can be gigabytes of zeros, and every worker may hold one. So all
+ * images in memory come out of one budget (struct mp_budget, one per
+ * run). A decompression grows its buffer only while the budget has room;
+ * when it has none, it gives back everything it holds and waits, holding
+ * nothing, for room for what it now knows it needs, then starts again. A
+ * holder never waits, so waiters cannot wait for each other. An image
+ * larger than the whole budget fails alone (EFBIG); one that finds no room
+ * before its load's deadline fails with ENOMEM.
  */
 #include <errno.h>
 #include <lzma.h>
+#include <pthread.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -14,9 +25,6 @@
 #include <zstd.h>
 
 #include "internal.h"
-
-/* A module is a few MiB at most; refuse what cannot be one. */
-#define MP_MODULE_MAX (512u * 1024 * 1024)
 
 enum mp_compression mp_compression_of(const char *path)
 {
@@ -46,32 +54,90 @@ const char *mp_compression_name(enum mp_compression c)
 	return "none";
 }
 
-/* Output buffer that doubles; the caller frees *buf. */
-static int grow(void **buf, size_t *cap, size_t need)
+void mp_budget_init(struct mp_budget *b, size_t limit)
 {
-	size_t n = *cap ? *cap : 1u << 20;
-	void *p;
+	pthread_condattr_t ca;
 
-	while (n < need)
-		n *= 2;
-	if (n > MP_MODULE_MAX)
+	pthread_mutex_init(&b->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC); /* mp_now_ns()'s clock */
+	pthread_cond_init(&b->freed, &ca);
+	pthread_condattr_destroy(&ca);
+	b->limit = limit;
+	b->used = 0;
+}
+
+void mp_budget_destroy(struct mp_budget *b)
+{
+	pthread_cond_destroy(&b->freed);
+	pthread_mutex_destroy(&b->lock);
+}
+
+void mp_budget_give(struct mp_budget *b, size_t n)
+{
+	pthread_mutex_lock(&b->lock);
+	b->used -= n;
+	pthread_cond_broadcast(&b->freed);
+	pthread_mutex_unlock(&b->lock);
+}
+
+/* n bytes from the budget; with a deadline (CLOCK_MONOTONIC ns), waits
+ * until then for room, without one answers -EAGAIN at once. */
+static int budget_take(struct mp_budget *b, size_t n, uint64_t deadline)
+{
+	struct timespec ts = { (time_t)(deadline / 1000000000u), (long)(deadline % 1000000000u) };
+	int r = 0;
+
+	if (n > b->limit)
 		return -EFBIG;
-	if (n == *cap)
-		return 0;
-	p = realloc(*buf, n);
-	if (p == NULL)
+	pthread_mutex_lock(&b->lock);
+	while (b->used + n > b->limit && r == 0)
+		r = deadline ? pthread_cond_timedwait(&b->freed, &b->lock, &ts) : EAGAIN;
+	if (b->used + n <= b->limit) {
+		b->used += n;
+		r = 0;
+	}
+	pthread_mutex_unlock(&b->lock);
+	return r == 0 ? 0 : r == EAGAIN ? -EAGAIN : -ENOMEM;
+}
+
+/* An output buffer whose every byte is held from the budget. */
+struct sink {
+	struct mp_budget *b;
+	void *buf;
+	size_t cap;
+	size_t want; /* after -EAGAIN: what it asked for */
+};
+
+/* Doubles the buffer, up to the whole budget; never waits. */
+static int grow(struct sink *o)
+{
+	size_t n = o->cap < o->b->limit / 2 ? o->cap * 2 : o->b->limit;
+	void *p;
+	int r;
+
+	if (o->cap >= o->b->limit)
+		return -EFBIG;
+	r = budget_take(o->b, n - o->cap, 0);
+	if (r < 0) {
+		o->want = n;
+		return r;
+	}
+	p = realloc(o->buf, n);
+	if (p == NULL) {
+		mp_budget_give(o->b, n - o->cap);
 		return -ENOMEM;
-	*buf = p;
-	*cap = n;
+	}
+	o->buf = p;
+	o->cap = n;
 	return 0;
 }
 
-static int unzstd(const void *in, size_t inlen, void **out, size_t *outlen)
+static int unzstd(const void *in, size_t inlen, struct sink *o, size_t *outlen)
 {
 	ZSTD_DStream *ds = ZSTD_createDStream();
 	ZSTD_inBuffer ib = { in, inlen, 0 };
-	size_t cap = 0, len = 0, r;
-	void *buf = NULL;
+	size_t len = 0, r;
 	int err = 0;
 
 	if (ds == NULL)
@@ -79,12 +145,12 @@ static int unzstd(const void *in, size_t inlen, void **out, size_t *outlen)
 	for (;;) {
 		ZSTD_outBuffer ob;
 
-		if (len == cap) {
-			err = grow(&buf, &cap, cap * 2 + 1);
+		if (len == o->cap) {
+			err = grow(o);
 			if (err < 0)
 				break;
 		}
-		ob = (ZSTD_outBuffer){ buf, cap, len };
+		ob = (ZSTD_outBuffer){ o->buf, o->cap, len };
 		r = ZSTD_decompressStream(ds, &ob, &ib);
 		len = ob.pos;
 		if (ZSTD_isError(r)) {
@@ -99,58 +165,45 @@ static int unzstd(const void *in, size_t inlen, void **out, size_t *outlen)
 		}
 	}
 	ZSTD_freeDStream(ds);
-	if (err < 0) {
-		free(buf);
-		return err;
-	}
-	*out = buf;
 	*outlen = len;
-	return 0;
+	return err;
 }
 
-static int unxz(const void *in, size_t inlen, void **out, size_t *outlen)
+static int unxz(const void *in, size_t inlen, struct sink *o, size_t *outlen)
 {
 	lzma_stream s = LZMA_STREAM_INIT;
-	size_t cap = 0;
-	void *buf = NULL;
 	lzma_ret r;
 	int err = 0;
 
-	if (lzma_stream_decoder(&s, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK)
+	/* the header chooses the dictionary size; a hostile one asks for GiBs */
+	if (lzma_stream_decoder(&s, MP_XZ_MEMLIMIT, LZMA_CONCATENATED) != LZMA_OK)
 		return -ENOMEM;
 	s.next_in = in;
 	s.avail_in = inlen;
 	do {
 		size_t len = s.total_out;
 
-		if (len == cap) {
-			err = grow(&buf, &cap, cap * 2 + 1);
+		if (len == o->cap) {
+			err = grow(o);
 			if (err < 0)
 				break;
 		}
-		s.next_out = (uint8_t *)buf + len;
-		s.avail_out = cap - len;
+		s.next_out = (uint8_t *)o->buf + len;
+		s.avail_out = o->cap - len;
 		r = lzma_code(&s, LZMA_FINISH);
 		if (r != LZMA_OK && r != LZMA_STREAM_END) {
-			err = r == LZMA_MEM_ERROR ? -ENOMEM : -EBADMSG;
+			err = r == LZMA_MEM_ERROR || r == LZMA_MEMLIMIT_ERROR ? -ENOMEM : -EBADMSG;
 			break;
 		}
 	} while (r != LZMA_STREAM_END);
 	*outlen = s.total_out;
 	lzma_end(&s);
-	if (err < 0) {
-		free(buf);
-		return err;
-	}
-	*out = buf;
-	return 0;
+	return err;
 }
 
-static int ungzip(const void *in, size_t inlen, void **out, size_t *outlen)
+static int ungzip(const void *in, size_t inlen, struct sink *o, size_t *outlen)
 {
 	z_stream s;
-	size_t cap = 0;
-	void *buf = NULL;
 	int r, err = 0;
 
 	memset(&s, 0, sizeof(s));
@@ -161,13 +214,13 @@ static int ungzip(const void *in, size_t inlen, void **out, size_t *outlen)
 	do {
 		size_t len = s.total_out;
 
-		if (len == cap) {
-			err = grow(&buf, &cap, cap * 2 + 1);
+		if (len == o->cap) {
+			err = grow(o);
 			if (err < 0)
 				break;
 		}
-		s.next_out = (Bytef *)buf + len;
-		s.avail_out = (uInt)(cap - len);
+		s.next_out = (Bytef *)o->buf + len;
+		s.avail_out = (uInt)(o->cap - len);
 		r = inflate(&s, Z_NO_FLUSH);
 		if (r != Z_OK && r != Z_STREAM_END) {
 			err = r == Z_MEM_ERROR ? -ENOMEM : -EBADMSG;
@@ -180,40 +233,75 @@ static int ungzip(const void *in, size_t inlen, void **out, size_t *outlen)
 	} while (r != Z_STREAM_END);
 	*outlen = s.total_out;
 	inflateEnd(&s);
-	if (err < 0) {
-		free(buf);
-		return err;
-	}
-	*out = buf;
-	return 0;
+	return err;
 }
 
-int mp_decompress(enum mp_compression c, int fd, void **out, size_t *outlen)
+static int unpack(enum mp_compression c, const void *in, size_t inlen, struct sink *o,
+		  size_t *outlen)
 {
+	switch (c) {
+	case MP_COMP_ZSTD:
+		return unzstd(in, inlen, o, outlen);
+	case MP_COMP_XZ:
+		return unxz(in, inlen, o, outlen);
+	case MP_COMP_GZIP:
+		return ungzip(in, inlen, o, outlen);
+	default:
+		return -EINVAL;
+	}
+}
+
+/*
+ * On success *out holds *outlen bytes taken from b: the caller frees it
+ * and gives them back once the kernel has had the image.
+ */
+int mp_decompress(enum mp_compression c, int fd, struct mp_budget *b, uint64_t deadline,
+		  void **out, size_t *outlen)
+{
+	size_t want = b->limit < (1u << 20) ? b->limit : 1u << 20, len = 0;
 	struct stat st;
 	void *in;
 	int r;
 
 	if (fstat(fd, &st) < 0)
 		return -errno;
-	if (st.st_size <= 0 || (uint64_t)st.st_size > MP_MODULE_MAX)
+	if (st.st_size <= 0)
 		return -EBADMSG;
+	if ((uint64_t)st.st_size > b->limit)
+		return -EFBIG;
 	in = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (in == MAP_FAILED)
 		return -errno;
-	switch (c) {
-	case MP_COMP_ZSTD:
-		r = unzstd(in, (size_t)st.st_size, out, outlen);
-		break;
-	case MP_COMP_XZ:
-		r = unxz(in, (size_t)st.st_size, out, outlen);
-		break;
-	case MP_COMP_GZIP:
-		r = ungzip(in, (size_t)st.st_size, out, outlen);
-		break;
-	default:
-		r = -EINVAL;
-		break;
+	for (;;) {
+		struct sink o = { .b = b };
+
+		r = budget_take(b, want, deadline);
+		if (r < 0)
+			break;
+		o.buf = malloc(want);
+		if (o.buf == NULL) {
+			mp_budget_give(b, want);
+			r = -ENOMEM;
+			break;
+		}
+		o.cap = want;
+		r = unpack(c, in, (size_t)st.st_size, &o, &len);
+		if (r == 0) {
+			/* hold only what the image needs (if realloc cannot
+			 * shrink it, the rest is ours only until it is freed) */
+			void *p = len && len < o.cap ? realloc(o.buf, len) : NULL;
+
+			mp_budget_give(b, o.cap - len);
+			*out = p ? p : o.buf;
+			*outlen = len;
+			break;
+		}
+		free(o.buf);
+		mp_budget_give(b, o.cap);
+		if (r != -EAGAIN)
+			break;
+		/* no room to grow: wait, holding nothing, for what it needs */
+		want = o.want;
 	}
 	munmap(in, (size_t)st.st_size);
 	return r;

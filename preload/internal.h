@@ -4,6 +4,7 @@
 #define MP_INTERNAL_H
 
 #include <limits.h>
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "modpreload.h"
@@ -13,6 +14,8 @@
 #define _cleanup_free_ _cleanup_(mp_freep)
 #define _cleanup_close_ _cleanup_(mp_closep)
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define MP_STR_(x) #x
+#define MP_STR(x) MP_STR_(x)
 
 static inline void mp_freep(void *p) { free(*(void **)p); }
 void mp_closep(int *fd);
@@ -55,6 +58,7 @@ struct mp_ctx {
 
 	int jobs;
 	uint64_t t0;          /* CLOCK_MONOTONIC ns when the context was made */
+	uint64_t deadline;    /* when loading stops (opts.deadline_ms); 0: never */
 	uint64_t elapsed;     /* ns the schedule took */
 	int uevent_fd;        /* netlink, open while coldplug listens; -1 otherwise */
 	bool fatal;           /* nothing could be done: no index, no module dir */
@@ -117,6 +121,8 @@ bool mp_state_ok(enum mp_state s);
 struct mp_job {
 	int idx;
 	const char *name, *path, *options;
+	uint64_t deadline; /* mp_now_ns() when the scheduler gives up on it */
+	struct mp_budget *budget; /* for userspace decompression */
 };
 struct mp_load_result {
 	int idx;
@@ -136,7 +142,23 @@ enum { MP_INITSTATE_NONE, MP_INITSTATE_LIVE, MP_INITSTATE_COMING,
 enum mp_compression { MP_COMP_NONE, MP_COMP_ZSTD, MP_COMP_XZ, MP_COMP_GZIP };
 enum mp_compression mp_compression_of(const char *path);
 const char *mp_compression_name(enum mp_compression c);
-int mp_decompress(enum mp_compression c, int fd, void **out, size_t *outlen);
+/* What all workers' decompressed images may hold at once, and so the
+ * largest module that can be decompressed at all (EFBIG beyond it). */
+#define MP_DECOMPRESS_MAX_MIB 256
+#define MP_DECOMPRESS_MAX ((size_t)MP_DECOMPRESS_MAX_MIB << 20)
+/* xz's decoder state, whose size the file's header chooses: presets up
+ * to -7 need at most 17 MiB, the kernel's own build (dict=1MiB) 2 MiB. */
+#define MP_XZ_MEMLIMIT (32u << 20)
+struct mp_budget {
+	pthread_mutex_t lock;
+	pthread_cond_t freed;
+	size_t limit, used;
+};
+void mp_budget_init(struct mp_budget *b, size_t limit);
+void mp_budget_destroy(struct mp_budget *b);
+void mp_budget_give(struct mp_budget *b, size_t n);
+int mp_decompress(enum mp_compression c, int fd, struct mp_budget *b, uint64_t deadline,
+		  void **out, size_t *outlen);
 
 /* sys.c: the only place that asks the kernel to load a module */
 int mp_sys_finit_module(int fd, const char *params, int flags);

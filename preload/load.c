@@ -97,12 +97,11 @@ static void sleep_ms(unsigned ms)
 /*
  * Someone else (udev, a modprobe) is loading the same module: wait for
  * it to become live. If their load fails the module disappears, and ours
- * is tried again by the caller.
+ * is tried by the caller. The wait ends at the job's deadline, when the
+ * scheduler gives up on the module: nothing is tried after that.
  */
-static int wait_other_load(const struct mp_ctx *ctx, const char *name)
+static int wait_other_load(const struct mp_ctx *ctx, const char *name, uint64_t deadline)
 {
-	uint64_t deadline = mp_now_ns() + (uint64_t)ctx->opts.timeout_ms * 1000000u;
-
 	while (mp_now_ns() < deadline) {
 		switch (mp_module_initstate(ctx, name)) {
 		case MP_INITSTATE_LIVE:
@@ -145,22 +144,23 @@ static int do_load(const struct mp_ctx *ctx, const struct mp_job *job,
 		res->how = "init (gzip in userspace)";
 		break;
 	}
-	r = mp_decompress(c, fd, &image, &len);
+	r = mp_decompress(c, fd, job->budget, job->deadline, &image, &len);
 	if (r < 0)
 		return r;
 	r = mp_sys_init_module(image, len, opts);
 	free(image);
+	mp_budget_give(job->budget, len);
 	return r;
 }
 
 void mp_load(const struct mp_ctx *ctx, const struct mp_job *job, struct mp_load_result *res)
 {
-	int attempt, r = 0;
+	int r = 0;
 
 	res->idx = job->idx;
 	res->err = 0;
 	res->state = MP_FAILED;
-	for (attempt = 0; attempt < 3; attempt++) {
+	for (;;) {
 		_cleanup_close_ int fd = -1;
 
 		switch (mp_module_initstate(ctx, job->name)) {
@@ -172,16 +172,20 @@ void mp_load(const struct mp_ctx *ctx, const struct mp_job *job, struct mp_load_
 			return;
 		case MP_INITSTATE_COMING:
 		case MP_INITSTATE_GOING:
-			r = wait_other_load(ctx, job->name);
+			r = wait_other_load(ctx, job->name, job->deadline);
 			if (r == 0) {
 				res->state = MP_LIVE;
 				return;
 			}
 			if (r != -EAGAIN)
 				goto fail;
-			continue;
+			break;
 		default:
 			break;
+		}
+		if (mp_now_ns() >= job->deadline) {
+			r = -ETIMEDOUT; /* given up on: its result no longer counts */
+			goto fail;
 		}
 
 		fd = open_beneath(ctx, job->path);
@@ -199,9 +203,13 @@ void mp_load(const struct mp_ctx *ctx, const struct mp_job *job, struct mp_load_
 			res->state = MP_LIVE;
 			return;
 		}
-		if (r != -EBUSY)
+		/* EBUSY is the kernel refusing a second load of a name that is
+		 * still coming: someone else's load, which we wait for above.
+		 * With nothing coming it is the module's own answer (its init(),
+		 * or a module it needs that stayed coming): a result, not a
+		 * reason to call again. */
+		if (r != -EBUSY || mp_module_initstate(ctx, job->name) != MP_INITSTATE_COMING)
 			goto fail;
-		/* EBUSY: the same name is coming or going right now */
 	}
 fail:
 	res->state = MP_FAILED;

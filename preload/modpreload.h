@@ -122,6 +122,9 @@ struct mp_options {
 	int jobs;                /* 0: number of CPUs, capped */
 	unsigned timeout_ms;     /* per module; 0: default 60 s */
 	unsigned settle_ms;      /* coldplug: quiet time before we stop listening */
+	unsigned deadline_ms;    /* 0, or mp_run() returns within this: loads still
+				    running near its end are given up on as hung,
+				    what has not started is skipped */
 	bool waves;              /* strict barriers instead of dataflow */
 	bool dry_run;
 	bool coldplug;

@@ -8,11 +8,13 @@
  * exiting: whoever waits for it would hang with it, and an /init that
  * exec()s the real init would block in exec. So the child sends its exit
  * status down a pipe as soon as the report is written, and the caller
- * goes on without waiting for the child to be gone.
+ * goes on without waiting for the child to be gone. With a deadline the
+ * caller waits for the status no longer than that either.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -151,8 +153,37 @@ static void log_to(const struct mp_run_args *a, int prio, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* One byte from fd, waiting until deadline (CLOCK_MONOTONIC ns; 0: no
+ * end): 1, 0 at its end, -1 on an error or (errno ETIMEDOUT) the deadline. */
+static ssize_t read_status(int fd, unsigned char *b, uint64_t deadline)
+{
+	for (;;) {
+		struct pollfd pfd = { fd, POLLIN, 0 };
+		uint64_t now = mp_now_ns();
+		int ms = -1;
+		ssize_t n;
+
+		if (deadline) {
+			if (now >= deadline) {
+				errno = ETIMEDOUT;
+				return -1;
+			}
+			ms = (int)((deadline - now) / 1000000u) + 1;
+		}
+		n = poll(&pfd, 1, ms);
+		if (n == 0 || (n < 0 && errno == EINTR))
+			continue;
+		if (n < 0)
+			return -1;
+		n = read(fd, b, 1);
+		if (n >= 0 || errno != EINTR)
+			return n;
+	}
+}
+
 int mp_run(const struct mp_run_args *a)
 {
+	uint64_t deadline = a->opts.deadline_ms ? mp_now_ns() + a->opts.deadline_ms * 1000000ull : 0;
 	int fds[2], status;
 	unsigned char b;
 	ssize_t n;
@@ -174,16 +205,22 @@ int mp_run(const struct mp_run_args *a)
 		/* A hung init() keeps this process alive: let go of the
 		 * caller's output, so a shell reading it sees its end. */
 		null_stdio();
+		signal(SIGPIPE, SIG_IGN); /* a caller past its deadline is gone */
 		if (write(fds[1], &b, 1) != 1) {
 			/* the parent is gone: nobody to tell */
 		}
 		_exit(b);
 	}
 	close(fds[1]);
-	do
-		n = read(fds[0], &b, 1);
-	while (n < 0 && errno == EINTR);
+	n = read_status(fds[0], &b, deadline);
 	close(fds[0]);
+	if (n < 0 && errno == ETIMEDOUT) {
+		/* it stops loading a little before, and reports then: what
+		 * holds it is a stuck load, which it may not finish */
+		log_to(a, MP_LOG_WARNING, "the loader has not finished within %u ms; going on "
+		       "without it", a->opts.deadline_ms);
+		return MP_EXIT_SOME_FAILED;
+	}
 	if (n == 1) {
 		/* reap it if it is already gone; if a thread is stuck in an
 		 * init(), it will be reaped by whoever inherits it */

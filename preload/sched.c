@@ -42,7 +42,16 @@ struct sched {
 	bool stop;
 	int wake[2];                   /* workers write a byte, we poll the other end */
 	int wave;                      /* --waves: the wave allowed to start */
+	struct mp_budget budget;       /* memory for images decompressed here */
 };
+
+/* When check_hung() gives up on a job started at t: at its timeout, or
+ * at the run's deadline if that comes first. */
+static uint64_t job_expiry(const struct mp_ctx *ctx, uint64_t t)
+{
+	t += (uint64_t)ctx->opts.timeout_ms * 1000000u;
+	return ctx->deadline && ctx->deadline < t ? ctx->deadline : t;
+}
 
 static void *worker_main(void *arg)
 {
@@ -64,6 +73,7 @@ static void *worker_main(void *arg)
 		s->qlen--;
 		w->job = job.idx;
 		w->started = mp_now_ns();
+		job.deadline = job_expiry(s->ctx, w->started);
 		s->running++;
 		pthread_mutex_unlock(&s->lock);
 
@@ -137,6 +147,7 @@ static int enqueue(struct sched *s, int idx)
 	}
 	s->queue[(s->qhead + s->qlen) % s->qcap] = (struct mp_job){
 		.idx = idx, .name = m->name, .path = m->path, .options = m->options,
+		.budget = &s->budget,
 	};
 	s->qlen++;
 	m->state = MP_QUEUED;
@@ -237,23 +248,26 @@ static int apply_results(struct sched *s)
 	return r;
 }
 
-/* Called with the lock held. Returns ns until the next module could hang. */
+/* Called with the lock held. Returns ns until the next module could hang
+ * or the run's deadline comes. */
 static uint64_t check_hung(struct sched *s, int *err)
 {
 	struct mp_ctx *ctx = s->ctx;
-	uint64_t limit = (uint64_t)ctx->opts.timeout_ms * 1000000u, now = mp_now_ns();
-	uint64_t next = limit;
+	uint64_t now = mp_now_ns(), next = (uint64_t)ctx->opts.timeout_ms * 1000000u, expiry;
 	int i, n = s->nworkers;
 
+	if (ctx->deadline && ctx->deadline > now && ctx->deadline - now < next)
+		next = ctx->deadline - now;
 	for (i = 0; i < n && *err == 0; i++) {
 		struct worker *w = s->workers[i];
 		struct mp_module *m;
 
 		if (w->job < 0 || w->abandoned)
 			continue;
-		if (now - w->started < limit) {
-			if (limit - (now - w->started) < next)
-				next = limit - (now - w->started);
+		expiry = job_expiry(ctx, w->started);
+		if (now < expiry) {
+			if (expiry - now < next)
+				next = expiry - now;
 			continue;
 		}
 		m = &ctx->plan.mods[w->job];
@@ -261,14 +275,18 @@ static uint64_t check_hung(struct sched *s, int *err)
 		m->worker = w->id;
 		m->t_start = w->started - ctx->t0;
 		m->t_end = now - ctx->t0;
-		mp_log(ctx, MP_LOG_ERR, "%s: init() has not returned after %u s; "
-		       "giving up on it and what depends on it", m->name, ctx->opts.timeout_ms / 1000);
+		if (expiry == ctx->deadline)
+			mp_log(ctx, MP_LOG_ERR, "%s: still loading when the run's time was up; "
+			       "giving up on it and what depends on it", m->name);
+		else
+			mp_log(ctx, MP_LOG_ERR, "%s: init() has not returned after %u s; giving up "
+			       "on it and what depends on it", m->name, ctx->opts.timeout_ms / 1000);
 		/* The thread stays in the kernel until init() returns; the pool
 		 * gets a new one so the rest of the plan keeps its width. */
 		w->abandoned = true;
 		s->running--;
 		*err = finish(s, w->job);
-		if (*err == 0)
+		if (*err == 0 && !s->stop)
 			*err = start_worker(s);
 	}
 	return next;
@@ -334,6 +352,57 @@ static int take_devices(struct sched *s, bool rescan)
 	return ctx->plan.nmods - before;
 }
 
+/* What has not reached a final state never will: say why. Called with the
+ * lock held, when no worker will take another job. */
+static void skip_rest(struct sched *s, const char *why)
+{
+	struct mp_plan *p = &s->ctx->plan;
+	int i;
+
+	for (i = 0; i < p->nmods; i++) {
+		struct mp_module *m = &p->mods[i];
+
+		if (mp_state_done(m->state))
+			continue;
+		m->state = MP_SKIPPED;
+		free(m->skip_why);
+		m->skip_why = strdup(why);
+	}
+}
+
+/*
+ * The loop stopped on an error while loads may be in flight. A worker in
+ * the syscall cannot be joined: its init() may never return, and then
+ * neither would we, nor the report, nor the status our caller waits for.
+ * So each load in flight gets what the loop would have given it, its
+ * timeout, and is then given up on as hung; what never started is
+ * skipped. Called with the lock held.
+ */
+static void drain(struct sched *s)
+{
+	char buf[64];
+
+	s->stop = true;
+	pthread_cond_broadcast(&s->work);
+	while (s->running > 0) {
+		struct pollfd pfd = { s->wake[0], POLLIN, 0 };
+		uint64_t wait_ns;
+		int r = 0;
+
+		(void)apply_results(s);
+		wait_ns = check_hung(s, &r);
+		if (s->running == 0 || r < 0)
+			continue; /* r < 0: it stopped early; look again */
+		pthread_mutex_unlock(&s->lock);
+		if (poll(&pfd, 1, (int)(wait_ns / 1000000u) + 1) > 0)
+			while (read(s->wake[0], buf, sizeof(buf)) > 0)
+				;
+		pthread_mutex_lock(&s->lock);
+	}
+	(void)apply_results(s);
+	skip_rest(s, "not tried: loading stopped on an error");
+}
+
 static int loop(struct sched *s)
 {
 	struct mp_ctx *ctx = s->ctx;
@@ -356,6 +425,11 @@ static int loop(struct sched *s)
 		wait_ns = check_hung(s, &r);
 		if (r < 0)
 			break;
+		if (ctx->deadline && mp_now_ns() >= ctx->deadline) {
+			/* what was loading is given up on by now (check_hung) */
+			skip_rest(s, "not tried: the run's time was up");
+			break;
+		}
 		if (ctx->uevent_fd >= 0) {
 			r = take_devices(s, false);
 			if (r < 0)
@@ -405,6 +479,8 @@ static int loop(struct sched *s)
 				;
 		pthread_mutex_lock(&s->lock);
 	}
+	if (r < 0)
+		drain(s);
 	s->stop = true;
 	pthread_cond_broadcast(&s->work);
 	pthread_mutex_unlock(&s->lock);
@@ -432,6 +508,7 @@ int mp_sched_run(struct mp_ctx *ctx)
 	s->wake[0] = s->wake[1] = -1;
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->work, NULL);
+	mp_budget_init(&s->budget, MP_DECOMPRESS_MAX);
 	r = pipe2(s->wake, O_CLOEXEC | O_NONBLOCK) < 0 ? -errno : mp_graph_waves(&ctx->plan, ctx);
 	for (i = 0; i < ctx->jobs && r == 0; i++)
 		r = start_worker(s);
@@ -441,16 +518,18 @@ int mp_sched_run(struct mp_ctx *ctx)
 		stop_all(s);
 	ctx->elapsed = mp_now_ns() - t;
 
-	/* Idle workers end now. A hung one is in the kernel until its init()
-	 * returns and cannot be joined: it is detached, and s stays allocated
-	 * for it to find its lock when it wakes. The caller runs us in a
+	/* Idle workers end now: stop is set, and they look at it before
+	 * taking a job. A hung one is in the kernel until its init() returns
+	 * and cannot be joined: it is detached, and s stays allocated for it
+	 * to find its lock when it wakes. Only idle workers are joined (the
+	 * loop ends with none in a job, drain() too). The caller runs us in a
 	 * child process it does not wait for (run.c). */
 	for (i = 0; i < s->nworkers; i++) {
 		struct worker *w = s->workers[i];
 		bool hung;
 
 		pthread_mutex_lock(&s->lock);
-		hung = w->abandoned;
+		hung = w->abandoned || w->job >= 0;
 		pthread_mutex_unlock(&s->lock);
 		if (hung) {
 			any_hung = true;
@@ -469,6 +548,7 @@ int mp_sched_run(struct mp_ctx *ctx)
 	}
 	pthread_cond_destroy(&s->work);
 	pthread_mutex_destroy(&s->lock);
+	mp_budget_destroy(&s->budget);
 	free(s->workers);
 	free(s->queue);
 	free(s->done);

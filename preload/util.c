@@ -295,7 +295,7 @@ const char *mp_load_error(int err)
 	case ETXTBSY:
 		return "module file is open for writing";
 	case EBUSY:
-		return "still loading in someone else's call";
+		return "busy: said by its init(), or a module it needs never finished loading (see dmesg)";
 	case ETIMEDOUT:
 		return "still coming after the timeout (someone else's load)";
 	case EBADMSG:
@@ -307,7 +307,11 @@ const char *mp_load_error(int err)
 	case ENODEV:
 		return "init() found no device";
 	case EFBIG:
-		return "decompressed module too large";
+		return "larger than the " MP_STR(MP_DECOMPRESS_MAX_MIB) " MiB a module may "
+		       "decompress to";
+	case ENOMEM:
+		return "out of memory (the kernel's, or no room to decompress it in the "
+		       MP_STR(MP_DECOMPRESS_MAX_MIB) " MiB all loads share, within the timeout)";
 	default:
 		return strerror(err);
 	}

@@ -16,8 +16,18 @@
  *   MP_SHIM_SPAWN  "name=devdir=modalias[;...]": a successful load of name
  *                  creates MP_SHIM_SYSFS/devices/devdir/uevent with that
  *                  MODALIAS, as a bus driver makes its devices appear.
+ *   MP_SHIM_OTHER  "name:ms:live|gone[,...]": our first call for name finds
+ *                  someone else's load of it coming (initstate "coming"),
+ *                  and is refused with EBUSY after name's rule delay; ms
+ *                  after that call started, the other load ends: the
+ *                  module is live, or gone (its init() failed).
+ *   MP_SHIM_THREADS  N: the program's pthread_create() fails with EAGAIN
+ *                  after N threads, to reach the scheduler's error path.
+ *   A name whose initstate reads "coming" is refused with EBUSY, one
+ *   that is there otherwise with EEXIST.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -182,6 +192,115 @@ static void set_state(const char *name, const char *state)
 	}
 }
 
+typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+
+static int real_pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*fn)(void *),
+			       void *arg)
+{
+	static create_fn real;
+
+	if (real == NULL)
+		real = (create_fn)dlsym(RTLD_NEXT, "pthread_create");
+	return real ? real(t, a, fn, arg) : EAGAIN;
+}
+
+int pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*fn)(void *), void *arg)
+{
+	static int created;
+	const char *max = getenv("MP_SHIM_THREADS");
+	bool refuse;
+
+	pthread_mutex_lock(&lock);
+	refuse = max && *max && created >= atoi(max);
+	if (!refuse)
+		created++;
+	pthread_mutex_unlock(&lock);
+	return refuse ? EAGAIN : real_pthread_create(t, a, fn, arg);
+}
+
+/* "coming", or whatever else initstate says ("" when absent) */
+static bool coming(const char *name)
+{
+	const char *sysfs = getenv("MP_SHIM_SYSFS");
+	char path[4096], buf[16] = "";
+	int fd;
+
+	if (sysfs == NULL)
+		return false;
+	snprintf(path, sizeof(path), "%s/module/%s/initstate", sysfs, name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	if (read(fd, buf, sizeof(buf) - 1) < 0)
+		buf[0] = '\0';
+	close(fd);
+	return strncmp(buf, "coming", 6) == 0;
+}
+
+/* Someone else's load, for MP_SHIM_OTHER: ends on its own thread. */
+struct other {
+	char name[256];
+	unsigned ms;
+	bool live;
+};
+
+static void set_state(const char *name, const char *state);
+
+static void *other_ends(void *arg)
+{
+	struct other *o = arg;
+	struct timespec ts = { o->ms / 1000, (long)(o->ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+	pthread_mutex_lock(&lock);
+	set_state(o->name, o->live ? "live\n" : NULL);
+	pthread_mutex_unlock(&lock);
+	free(o);
+	return NULL;
+}
+
+/* Called with the lock held: true the first time name has an "other". */
+static bool other_starts(const char *name)
+{
+	static char done[16][256];
+	static int ndone;
+	const char *spec = getenv("MP_SHIM_OTHER");
+	char buf[4096], *save = NULL, *tok;
+	int i;
+
+	if (spec == NULL)
+		return false;
+	for (i = 0; i < ndone; i++)
+		if (strcmp(done[i], name) == 0)
+			return false;
+	snprintf(buf, sizeof(buf), "%s", spec);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char oname[256], how[8];
+		struct other *o;
+		pthread_t t;
+		unsigned ms;
+
+		if (sscanf(tok, "%255[^:]:%u:%7s", oname, &ms, how) != 3)
+			continue;
+		normalize(oname);
+		if (strcmp(oname, name) != 0 || ndone == 16 || (o = calloc(1, sizeof(*o))) == NULL)
+			continue;
+		snprintf(o->name, sizeof(o->name), "%s", name);
+		o->ms = ms;
+		o->live = strcmp(how, "live") == 0;
+		snprintf(done[ndone++], sizeof(done[0]), "%s", name);
+		set_state(name, "coming\n");
+		if (real_pthread_create(&t, NULL, other_ends, o) != 0) {
+			free(o);
+			return false;
+		}
+		pthread_detach(t);
+		return true;
+	}
+	return false;
+}
+
 static bool exists(const char *name)
 {
 	const char *sysfs = getenv("MP_SHIM_SYSFS");
@@ -231,6 +350,19 @@ static long fake_load(const char *name, const char *params, const char *call)
 	int err;
 
 	pthread_mutex_lock(&lock);
+	if (other_starts(name) || (exists(name) && coming(name))) {
+		/* the kernel refuses a second load of a module still coming */
+		pthread_mutex_unlock(&lock);
+		log_event("start", name, 0, call, params);
+		rule_for(name, &err, &delay);
+		ts.tv_sec = delay / 1000;
+		ts.tv_nsec = (long)(delay % 1000) * 1000000L;
+		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+			;
+		log_event("end", name, -EBUSY, call, params);
+		errno = EBUSY;
+		return -1;
+	}
 	if (exists(name)) {
 		pthread_mutex_unlock(&lock);
 		log_event("start", name, 0, call, params);

@@ -35,11 +35,12 @@ setup() {
 	: >"$t/log"
 	: >"$t/cmdline"
 	RULES=
+	OTHER=
 }
 
 run() {
 	LD_PRELOAD=$shim MP_SHIM_SYSFS=$t/sys MP_SHIM_LOG=$t/log MP_SHIM_RULES=$RULES \
-		"$bin" -d "$t/root" -S 1.0 --sysfs "$t/sys" --cmdline "$t/cmdline" \
+		MP_SHIM_OTHER=$OTHER "$bin" -d "$t/root" -S 1.0 --sysfs "$t/sys" --cmdline "$t/cmdline" \
 		--no-default-config -C "$t/root/etc/modprobe.d" -r "$t/r.json" \
 		"$@" >"$t/out" 2>"$t/err"
 	rc=$?
@@ -132,6 +133,73 @@ t_hang() {
 	check "report hung" eq "$(state hang)" hung
 	check "report kid skipped" eq "$(state kid)" skipped
 	check "message names it" grep -q "hung: hang" "$t/err"
+}
+
+# EBUSY is retried only while someone else's load of the same module is
+# coming; a module whose own init() says EBUSY fails after one call, and
+# the message says what EBUSY means for it.
+t_ebusy() {
+	setup 'a\nb a\nc\n'
+	RULES=b:16:0
+	run b c
+	check "exit 1" eq "$rc" 1
+	check "b called once" eq "$(starts b)" 1
+	check "report: b failed with EBUSY" eq "$(jq -r '.modules[] | select(.name=="b") | "\(.state) \(.error)"' "$t/r.json")" "failed EBUSY"
+	check "c loaded" live c
+	check "message names b and EBUSY" grep -q "failed: b: .*(EBUSY)" "$t/err"
+	check "not 'still loading'" eq "$(grep -c 'still loading' "$t/err")" 0
+	# someone else's load is coming when we call: we wait for it
+	setup 'a\nb a\n'
+	OTHER=b:300:live
+	run b
+	check "other live: exit 0" eq "$rc" 0
+	check "other live: b called once" eq "$(starts b)" 1
+	check "other live: b live" eq "$(state b)" live
+	# ... and when it fails, we load it ourselves
+	setup 'a\nb a\n'
+	OTHER=b:300:gone
+	run b
+	check "other gone: exit 0" eq "$rc" 0
+	check "other gone: b called again" eq "$(starts b)" 2
+	check "other gone: b loaded" eq "$(state b)" loaded
+}
+
+# A load given up on as hung is never tried again, though the other load
+# it waited behind goes away while the rest of the plan is still running.
+t_ebusy_hung() {
+	setup 'b\nkid b\ns1\ns2 s1\ns3 s2\ns4 s3\n'
+	RULES=b:0:800,s1:0:700,s2:0:700,s3:0:700,s4:0:700
+	OTHER=b:1500:gone
+	run -t 1 -j 4 kid s4
+	check "exit 1" eq "$rc" 1
+	check "s4 loaded" live s4
+	# the scheduler's verdict (hung) or the wait's own (still coming at
+	# the deadline), whichever came first
+	check "b given up on" grep -q -e "hung: b" -e "failed: b: still coming after the timeout" "$t/err"
+	check "kid skipped" eq "$(state kid)" skipped
+	check "b called once" eq "$(starts b)" 1
+	check "b not loaded behind its dependents' backs" [ ! -e "$t/sys/module/b/initstate" ]
+}
+
+# The scheduler's loop stops on an error (no thread to replace a hung
+# worker) while another worker is inside a hung init(): nothing waits for
+# that init() beyond its own bound, and the report says what happened.
+t_loop_error() {
+	setup 'h1\nd\nh2 d\nkid h2\n'
+	RULES=h1:0:30000,d:0:400,h2:0:30000
+	start=$(date +%s)
+	MP_SHIM_THREADS=2
+	export MP_SHIM_THREADS
+	run -t 1 -j 2 h1 kid
+	unset MP_SHIM_THREADS
+	took=$(($(date +%s) - start))
+	check "exit 1" eq "$rc" 1
+	check "returned within the bound, not after the hung init()" [ "$took" -le 5 ]
+	check "says why it stopped" grep -q "stopped: .*(EAGAIN)" "$t/err"
+	check "d loaded" live d
+	check "h1 hung" eq "$(state h1)" hung
+	check "h2 hung" eq "$(state h2)" hung
+	check "kid never tried" eq "$(starts kid)" 0
 }
 
 # Already live and builtin modules are counted, not loaded.
@@ -227,6 +295,25 @@ t_compressed() {
 	run z x
 	check "xz handed to the kernel" grep -q ' start x 0 finit+compressed ' "$t/log"
 	check "zstd still in userspace" grep -q ' start z 0 init ' "$t/log"
+}
+
+# Decompression bombs (a module plus hundreds of MiB of zeros, a few KiB
+# compressed; gzip's are in test_parse: the host's depmod cannot read
+# .ko.gz): the images of all workers together stay within one budget
+# of 256 MiB, so two of 150 MiB are never in memory at once and each waits
+# for the other; one larger than the whole budget fails alone, by name.
+t_bombs() {
+	setup 'z1 comp=zstd pad=150\nz2 comp=zstd pad=150\nx comp=xz pad=150\nbig comp=zstd pad=300\nsmall comp=zstd\n'
+	RULES=z1:0:1000,z2:0:1000,x:0:300
+	run -j 4 z1 z2 x big small
+	check "exit 1" eq "$rc" 1
+	for m in z1 z2 x small; do check "$m loaded" eq "$(state $m)" loaded; done
+	max=$(grep -e ' z1 ' -e ' z2 ' -e ' x ' "$t/log" | sort -n |
+		awk '$2=="start"{n++} $2=="end"{n--} n>m{m=n} END{print m}')
+	check "one 150 MiB image in memory at a time" eq "$max" 1
+	check "big never called" eq "$(starts big)" 0
+	check "report: big failed with EFBIG" eq "$(jq -r '.modules[] | select(.name=="big") | "\(.state) \(.error)"' "$t/r.json")" "failed EFBIG"
+	check "message names big, the limit and EFBIG" grep -q "failed: big: .*256 MiB.*(EFBIG)" "$t/err"
 }
 
 # --waves: no module of a wave starts before the previous wave ended.
@@ -549,8 +636,9 @@ t_fanout() {
 	check "one wave after base" eq "$(jq '.waves | length' "$t/r.json")" 2
 }
 
-cases="basic:sched duplicates:sched failure:sched hang:sched live_builtin other_loader:sched
-options blacklist softdep_cycle softdep_fails:sched compressed waves:sched parallel:sched
+cases="basic:sched duplicates:sched failure:sched hang:sched ebusy:sched ebusy_hung:sched loop_error:sched
+live_builtin other_loader:sched
+options blacklist softdep_cycle softdep_fails:sched compressed bombs:sched waves:sched parallel:sched
 missing missing_file paths bad_index dry_run coldplug:sched no_device second_level:sched kstats config_usage fanout:sched"
 cases="$cases missing_sibling config_big cmdline_long kmod_config shadow_gone"
 

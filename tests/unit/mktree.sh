@@ -7,8 +7,10 @@
 # Usage: mktree.sh ROOT KVER < SPEC
 # SPEC, one module a line ('#' comments):
 #   NAME [DEP...] [alias=A]... [pre=M,M] [post=M,M] [opt=OPTIONS] [builtin]
-#        [comp=zstd|xz|gzip]
-# Module NAME exports sym_NAME and calls sym_DEP for each DEP.
+#        [comp=zstd|xz|gzip] [pad=MIB]
+# Module NAME exports sym_NAME and calls sym_DEP for each DEP; pad= adds
+# that many MiB of zeros after the object (a decompression bomb when
+# compressed: a few KiB on disk).
 set -eu
 root=$1
 kver=$2
@@ -25,7 +27,7 @@ while read -r line; do
 	set -- $line
 	name=$1
 	shift
-	calls='' aliases='' pre='' post='' builtin='' comp=''
+	calls='' aliases='' pre='' post='' builtin='' comp='' pad=''
 	for w in "$@"; do
 		case $w in
 		alias=*) aliases="$aliases\\0alias=${w#alias=}" ;;
@@ -34,6 +36,7 @@ while read -r line; do
 		opt=*) echo "options $name ${w#opt=}" | tr '+' ' ' >>"$root/etc/modprobe.d/test.conf" ;;
 		builtin) builtin=1 ;;
 		comp=*) comp=${w#comp=} ;;
+		pad=*) pad=${w#pad=} ;;
 		*) calls="$calls sym_$w() +" ;;
 		esac
 	done
@@ -63,9 +66,14 @@ EOC
 	$cc -c -O0 -fno-pic -o "$dir/kernel/test/$name.ko" "$src"
 	echo "kernel/test/$name.ko" >>"$dir/modules.order"
 	rm -f "$src"
+	xzopt=
+	if [ -n "$pad" ]; then
+		head -c $((pad * 1048576)) /dev/zero >>"$dir/kernel/test/$name.ko"
+		xzopt=-0 # the default preset takes seconds over that many zeros
+	fi
 	case $comp in
 	zstd) zstd -q --rm "$dir/kernel/test/$name.ko" ;;
-	xz) xz --check=crc32 "$dir/kernel/test/$name.ko" ;;
+	xz) xz $xzopt --check=crc32 "$dir/kernel/test/$name.ko" ;;
 	gzip) gzip -n "$dir/kernel/test/$name.ko" ;;
 	esac
 done

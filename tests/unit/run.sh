@@ -22,11 +22,22 @@ for s in zst xz gz; do
 	head -c $((size / 2)) "$tmp/payload.$s" >"$tmp/payload.cut.$s"
 done
 { printf '\050\265\057\375'; head -c 5000 /dev/urandom; } >"$tmp/payload.bad.zst"
+# decompression bombs: zeros, 9 MiB (for an 8 MiB budget) in each format,
+# and the real budget's size exactly and one byte more; an xz whose header
+# asks for a 64 MiB dictionary
+for s in zst xz gz; do
+	case $s in zst) c='zstd -q -c' ;; xz) c='xz -0 -c' ;; gz) c='gzip -n -c' ;; esac
+	head -c $((9 << 20)) /dev/zero | $c >"$tmp/bomb9.$s"
+done
+head -c $((256 << 20)) /dev/zero | zstd -q -c >"$tmp/bomb256.zst"
+head -c $(((256 << 20) + 1)) /dev/zero | zstd -q -c >"$tmp/bomb256+1.zst"
+head -c $((6 << 20)) /dev/zero | zstd -q -c >"$tmp/bomb6.zst"
+xz --lzma2=dict=64MiB -c <"$tmp/payload" >"$tmp/payload.dict64.xz"
 printf 'a\nb a\nc b alias=foo-bar\n' | "$top/tests/unit/mktree.sh" "$tmp/tree" 1.0
 
 "$b/unit/test_graph" || echo "FAIL: graph (exit $?)"
 "$b/unit/test_parse" "$top/tests/data" "$tmp" || echo "FAIL: parse (exit $?)"
-"$b/unit/test_init" || echo "FAIL: init (exit $?)"
+"$b/unit/test_init" "$tmp" || echo "FAIL: init (exit $?)"
 
 MP_BIN=$b/asan/modpreload MP_SUITE=cli "$top/tests/unit/cli.sh"
 MP_BIN=$b/tsan/modpreload MP_SUITE=cli-tsan MP_ONLY=sched "$top/tests/unit/cli.sh"

@@ -16,10 +16,12 @@
 #include <unistd.h>
 
 #include "init.h"
+#include "internal.h"
 #define T_SUITE "init"
 #include "t.h"
 
 static char tmpdir[256];
+static const char *unitdir; /* run.sh's, with a module tree in tree/ */
 
 static void skip(const char *what, const char *why)
 {
@@ -316,6 +318,7 @@ static void find_by_tags(void)
 	/* a short buffer is cut, never overrun */
 	blkdevs_describe(&s, desc, 10);
 	CHECK(strlen(desc) == 9);
+	blkdevs_free(&s);
 }
 
 static void describe_empty(void)
@@ -328,6 +331,93 @@ static void describe_empty(void)
 	s.sysfs = "/nonexistent";
 	s.devdir = "/nonexistent";
 	CHECK(blkdevs_scan(&s) == -ENOENT);
+}
+
+/* A big storage server has more block devices than any fixed table: the
+ * root is the 300th. Their /dev nodes do not exist, so each is listed as
+ * unreadable; a root named by number is found all the same. */
+static void many_devices(void)
+{
+	static struct blkdevs s;
+	char sys[300], path[400], text[128];
+	struct root_spec r;
+	int i, n;
+
+	snprintf(sys, sizeof(sys), "%s/many/sys", tmpdir);
+	CHECK(sh("mkdir -p %s/class/block", sys) == 0);
+	for (i = 0; i < 300; i++) {
+		snprintf(path, sizeof(path), "%s/class/block/sd%d", sys, i);
+		mkdir(path, 0755);
+		snprintf(path, sizeof(path), "%s/class/block/sd%d/uevent", sys, i);
+		snprintf(text, sizeof(text), "MAJOR=259\nMINOR=%d\nDEVNAME=sd%d\n", i, i);
+		CHECK(write_file(path, text) == 0);
+		snprintf(path, sizeof(path), "%s/class/block/sd%d/size", sys, i);
+		CHECK(write_file(path, "2048\n") == 0);
+	}
+	s.sysfs = sys;
+	s.devdir = "/nonexistent";
+	CHECK(blkdevs_scan(&s) == 300);
+	CHECK(s.n == 300);
+	CHECK(root_spec_parse("259:299", &r) == 0);
+	i = blkdevs_find(&s, &r, &n);
+	CHECK(i >= 0 && n == 1 && strcmp(s.dev[i].name, "sd299") == 0);
+	CHECK(blkdevs_scan(&s) == 0 && s.n == 300);
+	blkdevs_free(&s);
+	CHECK(s.n == 0);
+}
+
+/* --- waiting for the root --- */
+
+static void quiet_log(void *data, int prio, const char *fmt, va_list ap)
+{
+}
+
+/*
+ * The root never appears, and the rescan's coldplug finds a device whose
+ * driver someone else is still loading ("coming" for good). The wait
+ * still ends at its bound: the rescan gets what is left of it, not the
+ * preloader's per-module timeout (60 s).
+ */
+static void root_wait_bound(void)
+{
+	static struct blkdevs s;
+	char sys[300], tree[300], report[300], buf[4096];
+	struct mp_run_args a = {
+		.opts = { .cmdline = "", .coldplug = true, .settle_ms = 10 },
+		.fork_guard = true,
+		.log = quiet_log,
+	};
+	struct root_spec r;
+	uint64_t t0, took;
+	int n;
+
+	if (unitdir == NULL) {
+		skip("root_wait_bound", "no module tree (run by tests/unit/run.sh)");
+		return;
+	}
+	snprintf(sys, sizeof(sys), "%s/rw/sys", tmpdir);
+	snprintf(tree, sizeof(tree), "%s/tree", unitdir);
+	snprintf(report, sizeof(report), "%s/rw/report.json", tmpdir);
+	CHECK(sh("mkdir -p %s/class/block %s/devices/x %s/module/a %s/module/b %s/module/c",
+		 sys, sys, sys, sys, sys) == 0);
+	CHECK(sh("echo MODALIAS=foo-bar >%s/devices/x/uevent && echo live >%s/module/a/initstate "
+		 "&& echo live >%s/module/b/initstate && echo coming >%s/module/c/initstate",
+		 sys, sys, sys, sys) == 0);
+	a.opts.basedir = tree;
+	a.opts.kver = "1.0";
+	a.opts.sysfs = sys;
+	a.report_path = report;
+	s.sysfs = sys;
+	s.devdir = "/nonexistent";
+	CHECK(root_spec_parse("LABEL=nowhere", &r) == 0);
+	t0 = mp_now_ns();
+	CHECK(root_wait(&s, &r, 4000, &a, &n) == -ENODEV);
+	took = (mp_now_ns() - t0) / 1000000u;
+	CHECK(took >= 4000 && took < 4800);
+	/* the rescan did run, and found the device's module coming */
+	CHECK(mp_read_file(report, buf, sizeof(buf), NULL) == 0);
+	CHECK(strstr(buf, "\"name\": \"c\"") != NULL);
+	blkdevs_free(&s);
 }
 
 /* --- emptying the initramfs --- */
@@ -413,8 +503,9 @@ static void init_check(void)
 	CHECK(init_exists(root, "/bin/sh") == -ENOENT);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	unitdir = argc > 1 ? argv[1] : NULL;
 	snprintf(tmpdir, sizeof(tmpdir), "%s/mp-init.XXXXXX",
 		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (mkdtemp(tmpdir) == NULL) {
@@ -429,6 +520,8 @@ int main(void)
 	RUN(rootflags);
 	RUN(find_by_tags);
 	RUN(describe_empty);
+	RUN(many_devices);
+	RUN(root_wait_bound);
 	RUN(purge);
 	RUN(init_check);
 	sh("rm -rf %s", tmpdir);
