@@ -4,6 +4,7 @@
 #   make check-fast the fast tier alone (minutes): unit (ASan/UBSan, TSan), fuzz smoke, lint
 #   make demo       boot Debian's kernel twice under QEMU: udev-style storm vs modpreload
 #   make bench      the benchmark (bench/results/)
+#   make soak N=20  dracut, mkinitcpio and /init boots N times each (bench/results/soak-*.md)
 #   make fuzz       the fuzzers, for FUZZ_SECONDS each
 #   make install    DESTDIR, PREFIX
 
@@ -33,7 +34,7 @@ CORE := util strmap cmdline confparse uevent index ctx request coldplug plan gra
 CORE_SRC := $(CORE:%=preload/%.c)
 HDRS := $(wildcard preload/*.h)
 
-.PHONY: all libs check check-fast unit vmtest fuzz fuzz-smoke demo bench install install-core clean distclean deps shellcheck
+.PHONY: all libs check check-fast unit vmtest fuzz fuzz-smoke demo bench install install-core clean distclean deps shellcheck soak
 
 # The included parts define rules too: the default goal stays `all`.
 .DEFAULT_GOAL := all
@@ -122,6 +123,10 @@ demo: deps
 bench: deps
 	$(MAKE) all
 	bench/run.sh
+N ?= 20
+soak: deps
+	$(MAKE) all
+	bench/soak.sh -n $(N)
 
 # --- fuzzing (libFuzzer) ---
 FUZZERS := cmdline conf uevent kstats index
