@@ -305,7 +305,9 @@ t_compressed() {
 t_bombs() {
 	setup 'z1 comp=zstd pad=150\nz2 comp=zstd pad=150\nx comp=xz pad=150\nbig comp=zstd pad=300\nsmall comp=zstd\n'
 	RULES=z1:0:1000,z2:0:1000,x:0:300
-	run -j 4 z1 z2 x big small
+	# each waits for the one before to give its memory back: under TSan on a
+	# loaded host that is minutes, which the default 60 s would call hung
+	run -j 4 -t 900 z1 z2 x big small
 	check "exit 1" eq "$rc" 1
 	for m in z1 z2 x small; do check "$m loaded" eq "$(state $m)" loaded; done
 	max=$(grep -e ' z1 ' -e ' z2 ' -e ' x ' "$t/log" | sort -n |
