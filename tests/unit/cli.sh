@@ -461,9 +461,30 @@ t_fanout() {
 	check "one wave after base" eq "$(jq '.waves | length' "$t/r.json")" 2
 }
 
+# Bytes from config files reach the report as names and in warnings: valid
+# UTF-8 passes as it is, every invalid byte becomes U+FFFD, control
+# characters are escaped, and a strict parser takes the whole report.
+t_utf8() {
+	setup 'a\n'
+	conf=$(printf '%s/li\377st.conf' "$t")
+	printf 'caf\303\251\nbad\377\376\n..\303\050\n\001ctl\nnot a name\n\355\240\200x\n\300\257y\na\nz\342\202' >"$conf"
+	run -c "$conf"
+	check "exit 1 (missing names)" eq "$rc" 1
+	check "a loaded" live a
+	check "strict UTF-8 JSON" python3 -c \
+		'import json,sys; json.load(open(sys.argv[1], encoding="utf-8", errors="strict"))' "$t/r.json"
+	check "valid UTF-8 unchanged" eq "$(jq -r '.requests.missing_names[0]' "$t/r.json")" "$(printf 'caf\303\251')"
+	check "invalid bytes replaced" eq "$(jq -r '.requests.missing_names[1]' "$t/r.json")" "$(printf 'bad\357\277\275\357\277\275')"
+	check "a surrogate is not UTF-8" eq "$(jq -r '.requests.missing_names[2]' "$t/r.json")" \
+		"$(printf '\357\277\275\357\277\275\357\277\275x')"
+	check "control character escaped" grep -q '"refusing to load \\"\\u0001ctl\\"' "$t/r.json"
+	check "the path in a warning" eq "$(jq -r '.warnings[] | select(test("not a module name, line"))' "$t/r.json")" \
+		"$(printf '%s/li\357\277\275st.conf:5: not a module name, line ignored' "$t")"
+}
+
 cases="basic:sched duplicates:sched failure:sched hang:sched live_builtin other_loader:sched
 options blacklist softdep_cycle softdep_fails:sched compressed waves:sched parallel:sched
-missing missing_file paths bad_index dry_run coldplug:sched no_device second_level:sched kstats config_usage fanout:sched"
+missing missing_file paths bad_index dry_run coldplug:sched no_device second_level:sched kstats config_usage fanout:sched utf8"
 
 for c in $cases; do
 	name=${c%%:*}
