@@ -421,6 +421,28 @@ t_kstats() {
 	check "--no-kstats" eq "$(jq .kernel_stats "$t/r.json")" null
 }
 
+# A stats file without the counters the summary names (another kernel's
+# labels, or garbage): the summary says only what it found, or nothing.
+t_kstats_labels() {
+	setup 'a\n'
+	mkdir -p "$t/sys/kernel/debug/modules"
+	printf '%25s\t%u\n' 'Something else' 5 'Other label' 7 >"$t/sys/kernel/debug/modules/stats"
+	run a
+	check "exit 0" eq "$rc" 0
+	check "other labels: no stats line" eq "$(grep -c 'kernel module stats' "$t/err")" 0
+	check "other labels: in the report" eq "$(jq '.kernel_stats.after["Other label"]' "$t/r.json")" 7
+	check "nothing but text logged" eq "$(LC_ALL=C grep -c '[^[:print:][:space:]]' "$t/err")" 0
+	printf '%25s\t%u\n' 'Other label' 7 'Mods failed on load' 3 >"$t/sys/kernel/debug/modules/stats"
+	run a
+	check "one label: exactly it" eq "$(grep 'kernel module stats' "$t/err")" \
+		"modpreload: kernel module stats during the run: Mods failed on load +0"
+	printf 'garbage \377\001 here\nno number\n\t\t7 x\n' >"$t/sys/kernel/debug/modules/stats"
+	run a
+	check "garbage: exit 0" eq "$rc" 0
+	check "garbage: said so" grep -q "modules/stats: cannot parse" "$t/err"
+	check "garbage: no stats line" eq "$(grep -c 'kernel module stats' "$t/err")" 0
+}
+
 # Config files, the kernel command line switch, usage errors.
 t_config_usage() {
 	setup 'a\nb\nc\n'
@@ -484,7 +506,7 @@ t_utf8() {
 
 cases="basic:sched duplicates:sched failure:sched hang:sched live_builtin other_loader:sched
 options blacklist softdep_cycle softdep_fails:sched compressed waves:sched parallel:sched
-missing missing_file paths bad_index dry_run coldplug:sched no_device second_level:sched kstats config_usage fanout:sched utf8"
+missing missing_file paths bad_index dry_run coldplug:sched no_device second_level:sched kstats kstats_labels config_usage fanout:sched utf8"
 
 for c in $cases; do
 	name=${c%%:*}
