@@ -443,6 +443,37 @@ t_kstats_labels() {
 	check "garbage: no stats line" eq "$(grep -c 'kernel module stats' "$t/err")" 0
 }
 
+# Output that cannot be written is an error that names the output and the
+# errno, with exit status 4; the modules are loaded all the same.
+t_output() {
+	setup 'a\n'
+	# a plan far bigger than a pipe holds: head leaves while it is written
+	i=0
+	while [ $i -lt 3000 ]; do echo "not a name $i"; i=$((i + 1)); done >"$t/many.conf"
+	{
+		"$bin" -n -d "$t/root" -S 1.0 --sysfs "$t/sys" --cmdline '' --no-default-config \
+			-c "$t/many.conf" a 2>"$t/err"
+		echo $? >"$t/rc"
+	} | head -c 10 >"$t/head"
+	check "head got its 10 bytes" eq "$(wc -c <"$t/head")" 10
+	check "closed pipe: exit 4" eq "$(cat "$t/rc")" 4
+	check "closed pipe: says so" grep -q "standard output: cannot write the report: Broken pipe (EPIPE)" "$t/err"
+	check "closed pipe: no blame on the index" eq "$(grep -c index "$t/err")" 0
+	LD_PRELOAD=$shim MP_SHIM_SYSFS=$t/sys MP_SHIM_LOG=$t/log "$bin" -d "$t/root" -S 1.0 \
+		--sysfs "$t/sys" --cmdline "$t/cmdline" --no-default-config -r - a >/dev/full 2>"$t/err"
+	rc=$?
+	check "full disk: exit 4" eq "$rc" 4
+	check "full disk: says so" grep -q "standard output: cannot write the report: No space left on device (ENOSPC)" "$t/err"
+	check "full disk: a loaded all the same" live a
+	setup 'a\n'
+	run -r "$t/log/r.json" a
+	check "report path under a file: exit 4" eq "$rc" 4
+	check "report path under a file: names it" grep -q "$t/log/r.json.*: cannot write the report: Not a directory (ENOTDIR)" "$t/err"
+	"$bin" --help >/dev/full 2>"$t/err"
+	check "--help to a full disk: exit 4" eq "$?" 4
+	check "--help to a full disk: says so" grep -q "standard output: No space left on device" "$t/err"
+}
+
 # Config files, the kernel command line switch, usage errors.
 t_config_usage() {
 	setup 'a\nb\nc\n'
@@ -506,7 +537,7 @@ t_utf8() {
 
 cases="basic:sched duplicates:sched failure:sched hang:sched live_builtin other_loader:sched
 options blacklist softdep_cycle softdep_fails:sched compressed waves:sched parallel:sched
-missing missing_file paths bad_index dry_run coldplug:sched no_device second_level:sched kstats kstats_labels config_usage fanout:sched utf8"
+missing missing_file paths bad_index dry_run coldplug:sched no_device second_level:sched kstats kstats_labels output config_usage fanout:sched utf8"
 
 for c in $cases; do
 	name=${c%%:*}
