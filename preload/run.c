@@ -37,14 +37,22 @@ static int write_report(struct mp_ctx *ctx, const char *path)
 	}
 	snprintf(dir, sizeof(dir), "%s", path);
 	(void)mkdir(dirname(dir), 0755);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/*
+	 * Written beside its path, then renamed over it: readers see the old
+	 * report or the new one, never half of one. The temporary name is a
+	 * fresh one that mkostemp creates O_EXCL (and O_NOFOLLOW): whatever
+	 * already sits at a name, a planted symlink included, is never opened.
+	 */
+	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
+	fd = mkostemp(tmp, O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0) {
 		r = -errno;
-		mp_log(ctx, MP_LOG_ERR, "%s: cannot write the report: %s (%s)", tmp, strerror(-r),
+		mp_log(ctx, MP_LOG_ERR, "%s: cannot write the report: %s (%s)", path, strerror(-r),
 		       mp_errno_name(-r));
 		return r;
 	}
+	/* mkostemp makes it 0600; the report has always been for everyone */
+	(void)fchmod(fd, 0644);
 	r = mp_report_json(ctx, fd);
 	if (r == 0 && rename(tmp, path) < 0)
 		r = -errno;

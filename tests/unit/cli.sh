@@ -474,6 +474,21 @@ t_output() {
 	check "--help to a full disk: says so" grep -q "standard output: No space left on device" "$t/err"
 }
 
+# The report is written beside its path and renamed into place; a symlink
+# planted where the temporary file used to be is never followed.
+t_report_tmp() {
+	setup 'a\n'
+	echo untouched >"$t/victim"
+	ln -s "$t/victim" "$t/r.json.tmp"
+	run a
+	check "exit 0" eq "$rc" 0
+	check "the link's target unchanged" eq "$(cat "$t/victim")" untouched
+	check "the report is a file, not the link" eq "$(stat -c %F "$t/r.json")" "regular file"
+	check "the report is whole" eq "$(jq -r '.modules[0].state' "$t/r.json")" loaded
+	check "readable by all, as before" eq "$(stat -c %a "$t/r.json")" 644
+	check "no temporary file left" eq "$(find "$t" -maxdepth 1 -name 'r.json?*' ! -name r.json.tmp | wc -l)" 0
+}
+
 # Config files, the kernel command line switch, usage errors.
 t_config_usage() {
 	setup 'a\nb\nc\n'
@@ -537,7 +552,7 @@ t_utf8() {
 
 cases="basic:sched duplicates:sched failure:sched hang:sched live_builtin other_loader:sched
 options blacklist softdep_cycle softdep_fails:sched compressed waves:sched parallel:sched
-missing missing_file paths bad_index dry_run coldplug:sched no_device second_level:sched kstats kstats_labels output config_usage fanout:sched utf8"
+missing missing_file paths bad_index dry_run coldplug:sched no_device second_level:sched kstats kstats_labels output report_tmp config_usage fanout:sched utf8"
 
 for c in $cases; do
 	name=${c%%:*}
