@@ -65,7 +65,8 @@ $(B)/modpreload: $(CORE:%=$(B)/musl/%.o) $(B)/musl/main.o
 
 # --- test builds: the same sources, glibc, sanitizers, host libraries ---
 TEST_LIBS := -lkmod -lzstd -llzma -lz -lpthread
-ASAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+ASAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined \
+	-ftrivial-auto-var-init=pattern
 TSAN := -fsanitize=thread -fno-omit-frame-pointer
 
 $(B)/asan/%.o: preload/%.c $(HDRS)

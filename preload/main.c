@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,7 +49,8 @@ static const char usage[] =
 	"  -V, --version            the version\n"
 	"\n"
 	"Exit status: 0 all loaded or already live; 1 some failed, hung or were\n"
-	"skipped; 2 usage; 3 nothing could be done (no module directory or index).\n";
+	"skipped; 2 usage; 3 nothing could be done (no module directory or index);\n"
+	"4 the report (or -h, -V) could not be written.\n";
 
 enum {
 	OPT_COLDPLUG = 256, OPT_NO_DEFAULT_CONFIG, OPT_CMDLINE, OPT_WAVES, OPT_SETTLE,
@@ -129,6 +131,16 @@ static int bad_usage(const char *fmt, const char *arg)
 	return MP_EXIT_USAGE;
 }
 
+/* -h and -V: a full disk or a closed pipe is said, not a silent success. */
+static int put_stdout(const char *s)
+{
+	if (fputs(s, stdout) < 0 || fflush(stdout) != 0) {
+		fprintf(stderr, "modpreload: standard output: %s\n", strerror(errno));
+		return MP_EXIT_OUTPUT;
+	}
+	return MP_EXIT_OK;
+}
+
 /* Growable NULL-terminated list of borrowed strings. */
 static int push(const char ***list, int *n, const char *s)
 {
@@ -155,6 +167,10 @@ int main(int argc, char **argv)
 	bool kmsg = getppid() == 1;
 	long v;
 
+	/* A reader that goes away (modpreload -n | head) makes write() fail
+	 * with EPIPE, which the report says, instead of killing the loader
+	 * with a signal that looks like a crash. */
+	signal(SIGPIPE, SIG_IGN);
 	while ((c = getopt_long(argc, argv, "c:d:S:C:j:t:nr:qvhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_COLDPLUG:
@@ -223,11 +239,9 @@ int main(int argc, char **argv)
 			a.fork_guard = false;
 			break;
 		case 'h':
-			fputs(usage, stdout);
-			return MP_EXIT_OK;
+			return put_stdout(usage);
 		case 'V':
-			puts("modpreload " MP_VERSION);
-			return MP_EXIT_OK;
+			return put_stdout("modpreload " MP_VERSION "\n");
 		default:
 			fputs("Try 'modpreload --help'.\n", stderr);
 			return MP_EXIT_USAGE;

@@ -183,6 +183,7 @@ enum {
 	MP_EXIT_SOME_FAILED = 1,
 	MP_EXIT_USAGE = 2,
 	MP_EXIT_NOTHING = 3,
+	MP_EXIT_OUTPUT = 4, /* the report could not be written; wins over 0 and 1 */
 };
 
 const char *mp_state_name(enum mp_state s);

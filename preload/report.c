@@ -297,6 +297,10 @@ static void summary_kstats(struct mp_ctx *ctx)
 		if (len >= sizeof(line))
 			break;
 	}
+	/* another kernel's labels: the report has them, the summary has
+	 * nothing to say (and line was never written) */
+	if (len == 0)
+		return;
 	mp_log(ctx, MP_LOG_NOTICE, "kernel module stats during the run: %s", line);
 }
 

@@ -30,22 +30,37 @@ static int write_report(struct mp_ctx *ctx, const char *path)
 	_cleanup_close_ int fd = -1;
 	int r;
 
-	if (strcmp(path, "-") == 0)
-		return mp_report_json(ctx, STDOUT_FILENO);
-	snprintf(dir, sizeof(dir), "%s", path);
-	(void)mkdir(dirname(dir), 0755);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		r = -errno;
-		mp_log(ctx, MP_LOG_ERR, "%s: cannot write the report: %s", tmp, strerror(-r));
+	if (strcmp(path, "-") == 0) {
+		r = mp_report_json(ctx, STDOUT_FILENO);
+		if (r < 0)
+			mp_log(ctx, MP_LOG_ERR, "standard output: cannot write the report: %s (%s)",
+			       strerror(-r), mp_errno_name(-r));
 		return r;
 	}
+	snprintf(dir, sizeof(dir), "%s", path);
+	(void)mkdir(dirname(dir), 0755);
+	/*
+	 * Written beside its path, then renamed over it: readers see the old
+	 * report or the new one, never half of one. The temporary name is a
+	 * fresh one that mkostemp creates O_EXCL (and O_NOFOLLOW): whatever
+	 * already sits at a name, a planted symlink included, is never opened.
+	 */
+	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
+	fd = mkostemp(tmp, O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0) {
+		r = -errno;
+		mp_log(ctx, MP_LOG_ERR, "%s: cannot write the report: %s (%s)", path, strerror(-r),
+		       mp_errno_name(-r));
+		return r;
+	}
+	/* mkostemp makes it 0600; the report has always been for everyone */
+	(void)fchmod(fd, 0644);
 	r = mp_report_json(ctx, fd);
 	if (r == 0 && rename(tmp, path) < 0)
 		r = -errno;
 	if (r < 0) {
-		mp_log(ctx, MP_LOG_ERR, "%s: cannot write the report: %s", path, strerror(-r));
+		mp_log(ctx, MP_LOG_ERR, "%s: cannot write the report: %s (%s)", path, strerror(-r),
+		       mp_errno_name(-r));
 		(void)unlink(tmp);
 	}
 	return r;
@@ -81,7 +96,7 @@ static bool any_hung(const struct mp_ctx *ctx)
 static int run_here(const struct mp_run_args *a)
 {
 	struct mp_ctx *ctx = NULL;
-	int r, status;
+	int r, status, wr = 0;
 
 	r = mp_ctx_new(&a->opts, a->log, a->log_data, &ctx);
 	if (ctx == NULL) {
@@ -119,9 +134,13 @@ static int run_here(const struct mp_run_args *a)
 		ctx->fatal = ctx->plan.nmods == 0;
 	}
 	if (a->report_path)
-		write_report(ctx, a->report_path);
+		wr = write_report(ctx, a->report_path);
 	mp_report_summary(ctx);
 	status = r < 0 && mp_exit_status(ctx) == MP_EXIT_OK ? MP_EXIT_SOME_FAILED : mp_exit_status(ctx);
+	/* A caller that sees 1 looks in the report for what failed: tell it
+	 * first that there is none. The log still says what was loaded. */
+	if (wr < 0 && status != MP_EXIT_NOTHING)
+		status = MP_EXIT_OUTPUT;
 	/* A hung worker may still wake up and look at ctx: leave it be. */
 	if (!any_hung(ctx))
 		mp_ctx_free(ctx);
@@ -228,8 +247,12 @@ int mp_run(const struct mp_run_args *a)
 		return b;
 	}
 	if (waitpid(pid, &status, 0) == pid && WIFSIGNALED(status)) {
-		log_to(a, MP_LOG_ERR, "the loader died of signal %d (%s); is an index under the "
-		       "module directory corrupt?", WTERMSIG(status), strsignal(WTERMSIG(status)));
+		int sig = WTERMSIG(status);
+
+		/* libkmod reads the indexes through a mapping: a bad one faults */
+		log_to(a, MP_LOG_ERR, "the loader died of signal %d (%s)%s", sig, strsignal(sig),
+		       sig == SIGSEGV || sig == SIGBUS ?
+		       "; is an index under the module directory corrupt?" : "");
 		return MP_EXIT_NOTHING;
 	}
 	log_to(a, MP_LOG_ERR, "the loader ended without a status");

@@ -262,6 +262,9 @@ static const struct {
 	{ ETIMEDOUT, "ETIMEDOUT" }, { ECANCELED, "ECANCELED" },
 	{ EKEYREJECTED, "EKEYREJECTED" }, { ENOKEY, "ENOKEY" },
 	{ EXDEV, "EXDEV" }, { EPROTO, "EPROTO" },
+	/* what writing the report can meet */
+	{ EPIPE, "EPIPE" }, { ENOTDIR, "ENOTDIR" }, { EISDIR, "EISDIR" },
+	{ EROFS, "EROFS" }, { EDQUOT, "EDQUOT" },
 };
 
 const char *mp_errno_name(int err)

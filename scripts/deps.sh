@@ -6,7 +6,7 @@
 set -eu
 pkgs="build-essential musl-tools clang libclang-rt-14-dev llvm
 libkmod-dev libzstd-dev liblzma-dev zlib1g-dev libblkid-dev
-kmod zstd xz-utils gzip cpio jq file
+kmod zstd xz-utils gzip cpio jq file python3
 autoconf automake libtool pkg-config gettext autopoint dpkg-dev debian-archive-keyring
 qemu-system-x86 busybox-static dracut-core systemd udev
 e2fsprogs xfsprogs btrfs-progs dosfstools fdisk

@@ -533,6 +533,74 @@ t_kstats() {
 	check "--no-kstats" eq "$(jq .kernel_stats "$t/r.json")" null
 }
 
+# A stats file without the counters the summary names (another kernel's
+# labels, or garbage): the summary says only what it found, or nothing.
+t_kstats_labels() {
+	setup 'a\n'
+	mkdir -p "$t/sys/kernel/debug/modules"
+	printf '%25s\t%u\n' 'Something else' 5 'Other label' 7 >"$t/sys/kernel/debug/modules/stats"
+	run a
+	check "exit 0" eq "$rc" 0
+	check "other labels: no stats line" eq "$(grep -c 'kernel module stats' "$t/err")" 0
+	check "other labels: in the report" eq "$(jq '.kernel_stats.after["Other label"]' "$t/r.json")" 7
+	check "nothing but text logged" eq "$(LC_ALL=C grep -c '[^[:print:][:space:]]' "$t/err")" 0
+	printf '%25s\t%u\n' 'Other label' 7 'Mods failed on load' 3 >"$t/sys/kernel/debug/modules/stats"
+	run a
+	check "one label: exactly it" eq "$(grep 'kernel module stats' "$t/err")" \
+		"modpreload: kernel module stats during the run: Mods failed on load +0"
+	printf 'garbage \377\001 here\nno number\n\t\t7 x\n' >"$t/sys/kernel/debug/modules/stats"
+	run a
+	check "garbage: exit 0" eq "$rc" 0
+	check "garbage: said so" grep -q "modules/stats: cannot parse" "$t/err"
+	check "garbage: no stats line" eq "$(grep -c 'kernel module stats' "$t/err")" 0
+}
+
+# Output that cannot be written is an error that names the output and the
+# errno, with exit status 4; the modules are loaded all the same.
+t_output() {
+	setup 'a\n'
+	# a plan far bigger than a pipe holds: head leaves while it is written
+	i=0
+	while [ $i -lt 3000 ]; do echo "not a name $i"; i=$((i + 1)); done >"$t/many.conf"
+	{
+		"$bin" -n -d "$t/root" -S 1.0 --sysfs "$t/sys" --cmdline '' --no-default-config \
+			-c "$t/many.conf" a 2>"$t/err"
+		echo $? >"$t/rc"
+	} | head -c 10 >"$t/head"
+	check "head got its 10 bytes" eq "$(wc -c <"$t/head")" 10
+	check "closed pipe: exit 4" eq "$(cat "$t/rc")" 4
+	check "closed pipe: says so" grep -q "standard output: cannot write the report: Broken pipe (EPIPE)" "$t/err"
+	check "closed pipe: no blame on the index" eq "$(grep -c index "$t/err")" 0
+	LD_PRELOAD=$shim MP_SHIM_SYSFS=$t/sys MP_SHIM_LOG=$t/log "$bin" -d "$t/root" -S 1.0 \
+		--sysfs "$t/sys" --cmdline "$t/cmdline" --no-default-config -r - a >/dev/full 2>"$t/err"
+	rc=$?
+	check "full disk: exit 4" eq "$rc" 4
+	check "full disk: says so" grep -q "standard output: cannot write the report: No space left on device (ENOSPC)" "$t/err"
+	check "full disk: a loaded all the same" live a
+	setup 'a\n'
+	run -r "$t/log/r.json" a
+	check "report path under a file: exit 4" eq "$rc" 4
+	check "report path under a file: names it" grep -q "$t/log/r.json.*: cannot write the report: Not a directory (ENOTDIR)" "$t/err"
+	"$bin" --help >/dev/full 2>"$t/err"
+	check "--help to a full disk: exit 4" eq "$?" 4
+	check "--help to a full disk: says so" grep -q "standard output: No space left on device" "$t/err"
+}
+
+# The report is written beside its path and renamed into place; a symlink
+# planted where the temporary file used to be is never followed.
+t_report_tmp() {
+	setup 'a\n'
+	echo untouched >"$t/victim"
+	ln -s "$t/victim" "$t/r.json.tmp"
+	run a
+	check "exit 0" eq "$rc" 0
+	check "the link's target unchanged" eq "$(cat "$t/victim")" untouched
+	check "the report is a file, not the link" eq "$(stat -c %F "$t/r.json")" "regular file"
+	check "the report is whole" eq "$(jq -r '.modules[0].state' "$t/r.json")" loaded
+	check "readable by all, as before" eq "$(stat -c %a "$t/r.json")" 644
+	check "no temporary file left" eq "$(find "$t" -maxdepth 1 -name 'r.json?*' ! -name r.json.tmp | wc -l)" 0
+}
+
 # Config files, the kernel command line switch, usage errors.
 t_config_usage() {
 	setup 'a\nb\nc\n'
@@ -638,11 +706,33 @@ t_fanout() {
 	check "one wave after base" eq "$(jq '.waves | length' "$t/r.json")" 2
 }
 
+# Bytes from config files reach the report as names and in warnings: valid
+# UTF-8 passes as it is, every invalid byte becomes U+FFFD, control
+# characters are escaped, and a strict parser takes the whole report.
+t_utf8() {
+	setup 'a\n'
+	conf=$(printf '%s/li\377st.conf' "$t")
+	printf 'caf\303\251\nbad\377\376\n..\303\050\n\001ctl\nnot a name\n\355\240\200x\n\300\257y\na\nz\342\202' >"$conf"
+	run -c "$conf"
+	check "exit 1 (missing names)" eq "$rc" 1
+	check "a loaded" live a
+	check "strict UTF-8 JSON" python3 -c \
+		'import json,sys; json.load(open(sys.argv[1], encoding="utf-8", errors="strict"))' "$t/r.json"
+	check "valid UTF-8 unchanged" eq "$(jq -r '.requests.missing_names[0]' "$t/r.json")" "$(printf 'caf\303\251')"
+	check "invalid bytes replaced" eq "$(jq -r '.requests.missing_names[1]' "$t/r.json")" "$(printf 'bad\357\277\275\357\277\275')"
+	check "a surrogate is not UTF-8" eq "$(jq -r '.requests.missing_names[2]' "$t/r.json")" \
+		"$(printf '\357\277\275\357\277\275\357\277\275x')"
+	check "control character escaped" grep -q '"refusing to load \\"\\u0001ctl\\"' "$t/r.json"
+	check "the path in a warning" eq "$(jq -r '.warnings[] | select(test("not a module name, line"))' "$t/r.json")" \
+		"$(printf '%s/li\357\277\275st.conf:5: not a module name, line ignored' "$t")"
+}
+
 cases="basic:sched duplicates:sched failure:sched hang:sched ebusy:sched ebusy_hung:sched loop_error:sched
 live_builtin other_loader:sched
 options blacklist softdep_cycle softdep_fails:sched compressed bombs:sched waves:sched parallel:sched
 missing missing_file paths bad_index dry_run coldplug:sched no_device second_level:sched kstats config_usage fanout:sched"
 cases="$cases missing_sibling config_big cmdline_long kmod_config shadow_gone"
+cases="$cases kstats_labels output report_tmp utf8"
 
 [ -n "${MP_CASES:-}" ] && cases=$MP_CASES
 for c in $cases; do

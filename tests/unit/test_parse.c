@@ -307,6 +307,32 @@ static void json_escaping(void)
 		       "  \"empty\": []\n}\n");
 }
 
+/* Strings are valid UTF-8 whatever bytes come in: each byte of an invalid
+ * sequence (stray continuation, overlong, surrogate, past U+10FFFF, cut
+ * short) becomes one U+FFFD, valid 2-, 3- and 4-byte forms pass. */
+static void json_utf8(void)
+{
+	char path[4096], buf[4096];
+	struct mp_json j;
+	size_t len;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/utf8.json", tmpdir);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	CHECK(fd >= 0);
+	mp_json_init(&j, fd);
+	mp_json_arr_begin(&j, NULL);
+	mp_json_str(&j, NULL, "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\x7f");
+	mp_json_str(&j, NULL, "a\x80" "b\xff" "c\xc0\xaf" "d\xed\xa0\x80" "e\xf4\x90\x80\x80" "f\xe2\x82");
+	mp_json_arr_end(&j);
+	CHECK(mp_json_finish(&j) == 0);
+	close(fd);
+	CHECK(mp_read_file(path, buf, sizeof(buf), &len) == 0);
+	CHECK_STR(buf, "[\n  \"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\\u007f\",\n"
+		       "  \"a\\ufffdb\\ufffdc\\ufffd\\ufffdd\\ufffd\\ufffd\\ufffd"
+		       "e\\ufffd\\ufffd\\ufffd\\ufffdf\\ufffd\\ufffd\"\n]\n");
+}
+
 /* --- depmod's indexes --- */
 
 /* A root node with children first..last, every child offset 0 (none). */
@@ -535,6 +561,7 @@ int main(int argc, char **argv)
 	RUN(names);
 	RUN(strmap);
 	RUN(json_escaping);
+	RUN(json_utf8);
 	RUN(index_check);
 	RUN(index_depth);
 	RUN(decompress);
