@@ -28,12 +28,27 @@ static int write_report(struct mp_ctx *ctx, const char *path)
 {
 	char tmp[PATH_MAX], dir[PATH_MAX];
 	_cleanup_close_ int fd = -1;
+	struct stat st;
 	int r;
 
 	if (strcmp(path, "-") == 0) {
 		r = mp_report_json(ctx, STDOUT_FILENO);
 		if (r < 0)
 			mp_log(ctx, MP_LOG_ERR, "standard output: cannot write the report: %s (%s)",
+			       strerror(-r), mp_errno_name(-r));
+		return r;
+	}
+	/*
+	 * A path that is not a regular file (/dev/stderr, a fifo, a link the
+	 * caller made) is written where it points, as a shell redirection
+	 * would: renaming a file over it would replace a device node or the
+	 * caller's link.
+	 */
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+		r = fd < 0 ? -errno : mp_report_json(ctx, fd);
+		if (r < 0)
+			mp_log(ctx, MP_LOG_ERR, "%s: cannot write the report: %s (%s)", path,
 			       strerror(-r), mp_errno_name(-r));
 		return r;
 	}

@@ -601,6 +601,27 @@ t_report_tmp() {
 	check "no temporary file left" eq "$(find "$t" -maxdepth 1 -name 'r.json?*' ! -name r.json.tmp | wc -l)" 0
 }
 
+# A report path that is not a regular file is written where it points (a
+# device, a fifo, the caller's link), never replaced by a renamed file: as
+# root, -r /dev/stderr would otherwise put a file where the link was.
+t_report_link() {
+	setup 'a\n'
+	ln -s "$t/target.json" "$t/r.json"
+	: >"$t/target.json"
+	run a
+	check "exit 0" eq "$rc" 0
+	check "the link is still a link" [ -L "$t/r.json" ]
+	check "the report went where it points" eq "$(jq -r '.modules[0].state' "$t/target.json")" loaded
+	mkfifo "$t/fifo"
+	# bounded: a loader that renamed a file over the fifo never opens it
+	timeout 120 cat "$t/fifo" >"$t/fifo.out" &
+	run a -r "$t/fifo"
+	wait
+	check "through a fifo: exit 0" eq "$rc" 0
+	check "the fifo is still a fifo" [ -p "$t/fifo" ]
+	check "the report came through the fifo" eq "$(jq -r '.modules[0].name' "$t/fifo.out")" a
+}
+
 # Config files, the kernel command line switch, usage errors.
 t_config_usage() {
 	setup 'a\nb\nc\n'
@@ -732,7 +753,7 @@ live_builtin other_loader:sched
 options blacklist softdep_cycle softdep_fails:sched compressed bombs:sched waves:sched parallel:sched
 missing missing_file paths bad_index dry_run coldplug:sched no_device second_level:sched kstats config_usage fanout:sched"
 cases="$cases missing_sibling config_big cmdline_long kmod_config shadow_gone"
-cases="$cases kstats_labels output report_tmp utf8"
+cases="$cases kstats_labels output report_tmp report_link utf8"
 
 [ -n "${MP_CASES:-}" ] && cases=$MP_CASES
 for c in $cases; do
