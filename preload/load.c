@@ -201,7 +201,12 @@ void mp_load(const struct mp_ctx *ctx, const struct mp_job *job, struct mp_load_
 		}
 		if (r != -EBUSY)
 			goto fail;
-		/* EBUSY: the same name is coming or going right now */
+		/* EBUSY: the same name was coming or going. Gone now, that
+		 * load failed, or init() itself returned EBUSY: the kernel
+		 * refuses a failed load's duplicates rather than retry, and
+		 * asking again would run init() again. */
+		if (mp_module_initstate(ctx, job->name) == MP_INITSTATE_NONE)
+			goto fail;
 	}
 fail:
 	res->state = MP_FAILED;

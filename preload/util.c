@@ -213,7 +213,7 @@ const char *mp_load_error(int err)
 	case ETXTBSY:
 		return "module file is open for writing";
 	case EBUSY:
-		return "still loading in someone else's call";
+		return "busy: init() returned EBUSY, or another load of it or of a dependency failed";
 	case ETIMEDOUT:
 		return "still coming after the timeout (someone else's load)";
 	case EBADMSG:
