@@ -18,14 +18,16 @@
 # the versions found are remembered while apt's lists are unchanged, so a
 # rerun with everything cached takes a fraction of a second.
 #
-# bookworm  Debian bookworm's (or bookworm-security's) current 6.1 kernel;
-#           its linux-headers are installed on the host (apt-get install).
+# bookworm  Debian bookworm's (or bookworm-security's) current 6.1 kernel,
+#           with its headers and linux-kbuild extracted here (never
+#           installed on the host: /usr/src and /lib/modules stay as they were).
 # trixie    Debian trixie's 6.12 kernel (.ko.xz, in-kernel xz), with its
 #           headers extracted here; needs the stats kernel's build tree for
 #           host tools (see trixie_kbuild).
 # stats     6.12 from bookworm-security's linux-source-6.12 with
-#           CONFIG_MODULE_STATS (shared/NOTES.md's recipe), built here in
-#           about 4.5 minutes on 2 cores; the build tree is kept (DIR/obj).
+#           CONFIG_MODULE_STATS (tinyconfig plus the options listed at
+#           stats_kernel below), built here in about 4.5 minutes on 2 cores;
+#           the build tree is kept (DIR/obj).
 #
 # Environment: MP_KERNELS_DIR (default build/kernels), MP_JOBS (make -j),
 # MP_KERNELS_REFRESH=1 (look the versions up again now).
@@ -126,13 +128,12 @@ debian_kernel() {
 	ver=$(memo "version-$name" best_version linux-image-amd64 "$@")
 	abi=$(memo "abi-$name-$ver" image_abi "$ver")
 	[ -n "$abi" ] || die "cannot find the ABI linux-image-amd64=$ver depends on"
-	key="deb:linux-image-$abi-unsigned:$ver"
+	key="deb:linux-image-$abi-unsigned:$ver headers:extracted"
 	if [ "$name" = trixie ]; then
 		# Its module-building tools come from the stats kernel's source.
 		key="$key tools:linux-source-6.12=$(stats_source_version)"
 	fi
 	if [ "$(kernel_env_key "$dir")" = "$key" ]; then
-		if [ "$name" = bookworm ]; then host_headers "$abi"; fi
 		print_line "$name" "$dir"
 		return
 	fi
@@ -155,37 +156,42 @@ debian_kernel() {
 	ln -sfn "boot/vmlinuz-$abi" "$dir/vmlinuz"
 	modcomp=$(modcomp_of "$dir/lib/modules/$abi")
 
-	build=
+	# Extracted, not installed: the headers, their -common half and the
+	# matching linux-kbuild with the host tools (modpost...).
+	kb=${abi%-amd64}
+	hdl=$kdir/debs/$name-headers
+	# the kbuild package is named by the kernel's version (linux-kbuild-6.1
+	# for bookworm, linux-kbuild-6.12.N+debX for trixie): ask the headers
+	kbuild=$(memo "kbuild-$name-$ver" headers_kbuild "$abi" "$ver")
+	[ -n "$kbuild" ] || die "$name: cannot find the linux-kbuild linux-headers-$abi=$ver needs"
+	if ! have_deb "$hdl" "linux-headers-$abi" "$ver" ||
+		! have_deb "$hdl" "linux-headers-$kb-common" "$ver" ||
+		! have_deb "$hdl" "$kbuild" "$ver"; then
+		rm -rf "$hdl"
+		download "$hdl" "linux-headers-$abi=$ver" \
+			"linux-headers-$kb-common=$ver" "$kbuild=$ver"
+	fi
+	hroot=$dir/headers
+	mkdir -p "$hroot"
+	for deb in "$hdl"/*.deb; do dpkg -x "$deb" "$hroot"; done
+	build=$hroot/usr/src/linux-headers-$abi
+	fix_abs_links "$hroot"
+	# the amd64 Makefile includes the -common one by absolute path
+	sed -i "s|^include /usr/src/|include $hroot/usr/src/|" "$build/Makefile"
 	kmake=
-	case $name in
-	bookworm)
-		host_headers "$abi"
-		build=/usr/src/linux-headers-$abi
-		;;
-	trixie)
-		# Extracted, not installed: the headers, their -common half and
-		# the matching linux-kbuild with the host tools (modpost...).
-		kb=${abi%-amd64}
-		hdl=$kdir/debs/$name-headers
-		if ! have_deb "$hdl" "linux-headers-$abi" "$ver" ||
-			! have_deb "$hdl" "linux-headers-$kb-common" "$ver" ||
-			! have_deb "$hdl" "linux-kbuild-$kb" "$ver"; then
-			rm -rf "$hdl"
-			download "$hdl" "linux-headers-$abi=$ver" \
-				"linux-headers-$kb-common=$ver" "linux-kbuild-$kb=$ver"
-		fi
-		hroot=$dir/headers
-		mkdir -p "$hroot"
-		for deb in "$hdl"/*.deb; do dpkg -x "$deb" "$hroot"; done
-		build=$hroot/usr/src/linux-headers-$abi
-		fix_abs_links "$hroot"
-		trixie_kbuild "$hroot" "$kb" "$build"
+	if [ "$name" = trixie ]; then
+		trixie_kbuild "$hroot" "${kbuild#linux-kbuild-}"
 		kmake="CC=gcc CONFIG_CC_HAS_MIN_FUNCTION_ALIGNMENT="
-		;;
-	esac
-	if [ -n "$build" ]; then ln -sfn "$build" "$dir/build"; fi
+	fi
+	ln -sfn "$build" "$dir/build"
 	write_env "$dir" "$abi" "$dir/boot/vmlinuz-$abi" "$build" "$key" "$modcomp" "$kmake"
 	print_line "$name" "$dir"
+}
+
+# headers_kbuild ABI VERSION: the linux-kbuild package linux-headers-ABI needs
+headers_kbuild() {
+	"$apt" apt-cache show "linux-headers-$1=$2" |
+		sed -n 's/^Depends: //p' | tr ',' '\n' | sed -n 's/^ *\(linux-kbuild-[^ ]*\).*/\1/p' | head -n 1
 }
 
 # Absolute symlinks inside an extracted tree point at the host: make them
@@ -201,39 +207,21 @@ fix_abs_links() {
 }
 
 # Make trixie's headers usable here (bookworm: glibc 2.36, gcc-12) to build
-# external modules, with three changes:
+# external modules, with two changes:
 # - modpost and objtool in trixie's linux-kbuild need glibc 2.38: use the
 #   ones built from the same 6.12 source for the stats kernel instead;
-# - the amd64 Makefile includes the -common one by absolute path;
 # - (in KMAKE_ARGS) the kernel was built with gcc-14: build with the host's
 #   gcc and without -fmin-function-alignment, which gcc-12 lacks (it falls
 #   back to -falign-functions, as for any compiler without it).
 trixie_kbuild() {
 	hroot=$1
 	kb=$2
-	build=$3
 	(stats_kernel) >/dev/null
 	sobj=$kdir/stats/obj
 	kbd=$hroot/usr/lib/linux-kbuild-$kb
 	[ -d "$kbd" ] || die "trixie: no $kbd"
 	cp "$sobj/scripts/mod/modpost" "$kbd/scripts/mod/modpost"
 	cp "$sobj/tools/objtool/objtool" "$kbd/tools/objtool/objtool"
-	sed -i "s|^include /usr/src/|include $hroot/usr/src/|" "$build/Makefile"
-}
-
-host_headers() {
-	abi=$1
-	if [ -f "/usr/src/linux-headers-$abi/Module.symvers" ] ||
-		[ -f "/usr/src/linux-headers-$abi/Makefile" ]; then
-		return 0
-	fi
-	log "installing linux-headers-$abi on the host"
-	if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-		--no-install-recommends "linux-headers-$abi" >&2; then
-		apt-get -q update >&2
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-			--no-install-recommends "linux-headers-$abi" >&2
-	fi
 }
 
 modcomp_of() {
@@ -262,7 +250,7 @@ write_env() {
 
 # --- A 6.12 kernel with CONFIG_MODULE_STATS ---------------------------------
 
-# The recipe of shared/NOTES.md: tinyconfig plus these.  Changing the list
+# The recipe: tinyconfig plus these.  Changing the list
 # changes the cache key and rebuilds.
 STATS_Y="64BIT KERNEL_GZIP PRINTK TTY SERIAL_8250 SERIAL_8250_CONSOLE
 BINFMT_ELF BINFMT_SCRIPT BLK_DEV_INITRD RD_GZIP DEVTMPFS DEVTMPFS_MOUNT
