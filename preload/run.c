@@ -22,29 +22,38 @@
 
 #include "internal.h"
 
+/*
+ * The loads are done by now: a report that cannot be written loses only
+ * itself, with a warning naming the path and the errno. The directory's
+ * own error is the one to tell: on a read-only /run, open() would only
+ * say that the directory is not there.
+ */
 static int write_report(struct mp_ctx *ctx, const char *path)
 {
 	char tmp[PATH_MAX], dir[PATH_MAX];
 	_cleanup_close_ int fd = -1;
-	int r;
+	int r = 0;
 
 	if (strcmp(path, "-") == 0)
 		return mp_report_json(ctx, STDOUT_FILENO);
 	snprintf(dir, sizeof(dir), "%s", path);
-	(void)mkdir(dirname(dir), 0755);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
+	if (mkdir(dirname(dir), 0755) < 0 && errno != EEXIST)
 		r = -errno;
-		mp_log(ctx, MP_LOG_ERR, "%s: cannot write the report: %s", tmp, strerror(-r));
-		return r;
+	if (r == 0) {
+		fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd < 0)
+			r = -errno;
 	}
-	r = mp_report_json(ctx, fd);
+	if (r == 0)
+		r = mp_report_json(ctx, fd);
 	if (r == 0 && rename(tmp, path) < 0)
 		r = -errno;
 	if (r < 0) {
-		mp_log(ctx, MP_LOG_ERR, "%s: cannot write the report: %s", path, strerror(-r));
-		(void)unlink(tmp);
+		mp_log(ctx, MP_LOG_WARNING, "%s: cannot write the report: %s (%s)", path,
+		       strerror(-r), mp_errno_name(-r));
+		if (fd >= 0)
+			(void)unlink(tmp);
 	}
 	return r;
 }

@@ -179,7 +179,8 @@ static const struct {
 	{ EOVERFLOW, "EOVERFLOW" }, { EOPNOTSUPP, "EOPNOTSUPP" },
 	{ ETIMEDOUT, "ETIMEDOUT" }, { ECANCELED, "ECANCELED" },
 	{ EKEYREJECTED, "EKEYREJECTED" }, { ENOKEY, "ENOKEY" },
-	{ EXDEV, "EXDEV" }, { EPROTO, "EPROTO" },
+	{ EXDEV, "EXDEV" }, { EPROTO, "EPROTO" }, { EROFS, "EROFS" },
+	{ ENOTDIR, "ENOTDIR" },
 };
 
 const char *mp_errno_name(int err)

@@ -135,6 +135,21 @@ t_busy() {
 	check "message says why kid" grep -q "skipped: kid: depends on busy, which failed (EBUSY)" "$t/err"
 }
 
+# A report that cannot be written (here: its directory is a file) loses
+# the report, not the loads: everything loads, exit 0, and a warning names
+# the path and the errno.
+t_report_unwritable() {
+	setup 'a\nb a\n'
+	: >"$t/file"
+	run -r "$t/file/r.json" b
+	check "exit 0" eq "$rc" 0
+	check "2 loads" eq "$(ok_loads)" 2
+	check "b live" live b
+	check "no report" [ ! -e "$t/file/r.json" ]
+	check "warning names path and errno" \
+		grep -q "$t/file/r.json: cannot write the report: .*(ENOTDIR)" "$t/err"
+}
+
 # An init() that never returns: we give up on it after --timeout, skip its
 # dependents, load the rest, and return.
 t_hang() {
@@ -479,7 +494,7 @@ t_fanout() {
 	check "one wave after base" eq "$(jq '.waves | length' "$t/r.json")" 2
 }
 
-cases="basic:sched duplicates:sched failure:sched busy:sched hang:sched live_builtin other_loader:sched
+cases="basic:sched duplicates:sched failure:sched busy:sched report_unwritable hang:sched live_builtin other_loader:sched
 options blacklist softdep_cycle softdep_fails:sched compressed waves:sched parallel:sched
 missing missing_file paths bad_index dry_run coldplug:sched no_device second_level:sched kstats config_usage fanout:sched"
 
