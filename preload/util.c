@@ -214,7 +214,7 @@ const char *mp_load_error(int err)
 	case ETXTBSY:
 		return "module file is open for writing";
 	case EBUSY:
-		return "busy: init() returned EBUSY, or another load of it or of a dependency failed";
+		return "init() returned EBUSY, or another load of it or of a dependency failed";
 	case ETIMEDOUT:
 		return "still coming after the timeout (someone else's load)";
 	case EBADMSG:
