@@ -24,6 +24,12 @@
 
 #include "internal.h"
 
+/*
+ * The loads are done by now: a report that cannot be written loses only
+ * itself, with a warning naming the path and the errno. The directory's
+ * own error is the one to tell: on a read-only /run, open() would only
+ * say that the directory is not there.
+ */
 static int write_report(struct mp_ctx *ctx, const char *path)
 {
 	char tmp[PATH_MAX], dir[PATH_MAX];

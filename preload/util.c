@@ -298,7 +298,7 @@ const char *mp_load_error(int err)
 	case ETXTBSY:
 		return "module file is open for writing";
 	case EBUSY:
-		return "busy: said by its init(), or a module it needs never finished loading (see dmesg)";
+		return "init() returned EBUSY, or a module it needs never finished loading (see dmesg)";
 	case ETIMEDOUT:
 		return "still coming after the timeout (someone else's load)";
 	case EBADMSG:

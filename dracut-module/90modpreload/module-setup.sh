@@ -50,12 +50,28 @@ check() {
 depends() {
     # modprobe.d (options, blacklists, softdeps) and the module tree
     echo kernel-modules
+    # Under systemd, pre-udev hooks run only from dracut-pre-udev.service,
+    # which comes with dracut-systemd: an image with systemd but without it
+    # (an explicit -m list) would hold the hook and never run it. dracut
+    # checks 00systemd before 90modpreload, so systemd is seen here.
+    if dracut_module_included systemd; then
+        [[ " ${omit_dracutmodules-} " == *" dracut-systemd "* ]] &&
+            derror "modpreload: systemd is in the image and dracut-systemd is omitted: nothing would run modpreload's pre-udev hook (dracut-pre-udev.service comes with dracut-systemd)"
+        echo dracut-systemd
+    fi
     return 0
 }
 
 # called by dracut
 install() {
     local _bin _confdir _f
+
+    # systemd pulled in after depends() ran (by a later module's own
+    # depends): no image that silently never runs the hook.
+    if dracut_module_included systemd && ! dracut_module_included dracut-systemd; then
+        dfatal "modpreload: systemd is in the image but dracut-systemd is not, so nothing would run modpreload's pre-udev hook: add dracut-systemd (dracut -a dracut-systemd) or leave modpreload out"
+        exit 1
+    fi
 
     _bin=$(_modpreload_bin)
     # Installed under its usual name whatever it was built as: the hook

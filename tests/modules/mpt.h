@@ -18,6 +18,8 @@ int mpt_dia_left_value(void);
 int mpt_dia_right_value(void);
 int mpt_seq_next(const char *who);
 int mpt_fail_value(void);
+int mpt_busy_value(void);
+int mpt_nomem_value(void);
 int mpt_hang_value(void);
 int mpt_drvlib_probed(const char *drv, const char *dev);
 /* Exported by nobody: mpt_nosym cannot load. */

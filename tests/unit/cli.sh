@@ -118,6 +118,24 @@ t_failure() {
 	check "message says why c" grep -q "skipped: c: depends on b, which failed (ENODEV)" "$t/err"
 }
 
+# An init() that returns EBUSY: the module is gone when the call returns,
+# so nobody else is loading it and asking again would only run its init()
+# again. One call, a failure naming it and EBUSY, its dependent skipped.
+t_busy() {
+	setup 'a\nbusy a\nkid busy\nfree a\n'
+	RULES=busy:16:0
+	run kid free
+	check "exit 1" eq "$rc" 1
+	check "busy tried once" eq "$(starts busy)" 1
+	check "kid never tried" eq "$(starts kid)" 0
+	check "free live" live free
+	check "report busy failed" eq "$(state busy)" failed
+	check "report busy errno" eq "$(jq -r '.modules[] | select(.name=="busy") | .error' "$t/r.json")" EBUSY
+	check "report kid skipped" eq "$(state kid)" skipped
+	check "message names busy and EBUSY" grep -q "failed: busy: .*init() returned EBUSY.*(EBUSY)" "$t/err"
+	check "message says why kid" grep -q "skipped: kid: depends on busy, which failed (EBUSY)" "$t/err"
+}
+
 # An init() that never returns: we give up on it after --timeout, skip its
 # dependents, load the rest, and return.
 t_hang() {
@@ -748,7 +766,7 @@ t_utf8() {
 		"$(printf '%s/li\357\277\275st.conf:5: not a module name, line ignored' "$t")"
 }
 
-cases="basic:sched duplicates:sched failure:sched hang:sched ebusy:sched ebusy_hung:sched loop_error:sched
+cases="basic:sched duplicates:sched failure:sched busy:sched hang:sched ebusy:sched ebusy_hung:sched loop_error:sched
 live_builtin other_loader:sched
 options blacklist softdep_cycle softdep_fails:sched compressed bombs:sched waves:sched parallel:sched
 missing missing_file paths bad_index dry_run coldplug:sched no_device second_level:sched kstats config_usage fanout:sched"

@@ -13,11 +13,14 @@
 #                            $DR_WORK/setup.log)
 #   dr_image NAME INIT PRELOAD [CONFDIR [DRIVERS]]
 #                            $DR_WORK/img/NAME.img, rebuilt only when what
-#                            goes into it changed. INIT: systemd | shell;
+#                            goes into it changed. INIT: systemd | shell |
+#                            systemd-explicit (systemd from a short module
+#                            list without dracut-systemd: see dr_image);
 #                            PRELOAD: yes (--add modpreload) | no; CONFDIR:
 #                            the modpreload.d lists to bake in (default:
 #                            none); DRIVERS: dracut --drivers (default: what
-#                            --no-hostonly takes, plus the mpt_* below)
+#                            --no-hostonly takes, plus the mpt_* below);
+#                            DR_DRACUT_ARGS: more dracut arguments
 #   dr_boot RESULT LOG IMG SMP CMDLINE [TIMEOUT]
 #                            boot to the root disk; "MPT:" lines to RESULT
 #   dr_udev_calls RESULT     finit_module calls made by udev's workers
@@ -116,13 +119,18 @@ dr_image() {
 	case $_dr_init in
 	systemd) _dr_mods="bash systemd systemd-initrd dracut-systemd udev-rules base fs-lib rootfs-block kernel-modules" ;;
 	shell) _dr_mods="dash udev-rules base fs-lib rootfs-block kernel-modules" ;;
-	*) dr_log "dr_image: INIT is systemd or shell"; return 2 ;;
+	# An image made from an explicit list that has systemd but not
+	# dracut-systemd, whose dracut-pre-udev.service is the only thing that
+	# runs pre-udev hooks under systemd (DR_DRACUT_ARGS may add -o ...).
+	systemd-explicit) _dr_mods="systemd systemd-initrd udev-rules base kernel-modules qemu rootfs-block" ;;
+	*) dr_log "dr_image: INIT is systemd, shell or systemd-explicit"; return 2 ;;
 	esac
 	_dr_empty=$DR_WORK/empty.d
 	mkdir -p "$_dr_empty"
+	# shellcheck disable=SC2086 # DR_DRACUT_ARGS: a list of dracut arguments
 	set -- --conf /dev/null --confdir "$_dr_empty" --no-hostonly --kver "$KVER" \
 		--kmoddir "$DR_TREE" --tmpdir "$DR_WORK/tmp" --no-compress --nostrip \
-		-m "$_dr_mods"
+		-m "$_dr_mods" ${DR_DRACUT_ARGS:-}
 	if [ -n "$_dr_drivers" ]; then
 		set -- "$@" --drivers "$_dr_drivers $DR_MPT"
 	else
