@@ -5,6 +5,7 @@
 #   make bench      the benchmark (bench/results/)
 #   make fuzz       the fuzzers, for FUZZ_SECONDS each
 #   make install    DESTDIR, PREFIX
+#   make deb, rpm   the Debian and RPM packages (build/deb, build/rpm)
 
 PREFIX ?= /usr
 SBINDIR ?= $(PREFIX)/sbin
