@@ -42,6 +42,8 @@ EXTRA_UNIT :=
 -include init/init.mk
 -include dracut-module/dracut.mk
 -include mkinitcpio-hook/mkinitcpio.mk
+-include initramfs-tools/initramfs-tools.mk
+-include packaging/packaging.mk
 
 all: $(B)/modpreload $(EXTRA_ALL)
 
