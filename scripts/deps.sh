@@ -11,7 +11,8 @@ autoconf automake libtool pkg-config gettext autopoint dpkg-dev debian-archive-k
 qemu-system-x86 busybox-static dracut-core initramfs-tools-core systemd udev
 e2fsprogs xfsprogs btrfs-progs dosfstools fdisk
 flex bison libelf-dev bc libssl-dev rsync
-shellcheck gnuplot-nox valgrind"
+shellcheck gnuplot-nox valgrind
+debhelper lintian"
 
 missing=
 for p in $pkgs; do
