@@ -12,7 +12,7 @@ qemu-system-x86 busybox-static dracut-core initramfs-tools-core systemd udev
 e2fsprogs xfsprogs btrfs-progs dosfstools fdisk
 flex bison libelf-dev bc libssl-dev rsync
 shellcheck gnuplot-nox valgrind
-debhelper lintian rpm"
+debhelper lintian rpm mmdebstrap"
 
 missing=
 for p in $pkgs; do
