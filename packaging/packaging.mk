@@ -15,3 +15,8 @@ rpm: all
 		--define "_dbpath $(CURDIR)/$(B)/rpm/db" packaging/modpreload.spec >$(B)/rpm.log 2>&1 || \
 		{ tail -n 20 $(B)/rpm.log; exit 1; }
 	ls $(CURDIR)/$(B)/rpm/RPMS/*/modpreload-*.rpm
+
+.PHONY: clean-packages
+clean: clean-packages
+clean-packages:
+	rm -rf $(B)/deb $(B)/rpm $(B)/rpm.log
