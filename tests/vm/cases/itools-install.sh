@@ -11,6 +11,7 @@
 #                 /scripts/functions in a chroot of the image, with a
 #                 stand-in modpreload: the options it gets, /conf/modules'
 #                 bare names, initramfs-tools' blacklist=, rd.modpreload=0,
+#                 a udevd already running,
 #                 a missing binary, and that it ends with status 0 and logs
 #                 to the kernel log whatever modpreload's status (0-3, a crash)
 # About 2 minutes when the images must be built, seconds otherwise.
@@ -141,6 +142,13 @@ done
 stub 0
 run_script >/dev/null
 dr_eq "no blacklist=" "$(cat "$root/run/stub.cmdline" 2>/dev/null)" "console=ttyS0 root=/dev/vda mpt_params.value=7 "
+# udevd started before it (a PREREQ gone wrong): said, and loaded anyway
+mkdir -p "$root/run/udev"
+: >"$root/run/udev/control"
+run_script >/dev/null
+grep -q '^<4>modpreload: udevd is running already' "$root/dev/kmsg" || dr_fail "a running udevd was not reported"
+[ -e "$root/run/stub.args" ] || dr_fail "modpreload did not run with udevd running"
+rm -rf "$root/run/udev"
 echo "console=ttyS0 rd.modpreload=0 root=/dev/vda" >"$root/proc/cmdline"
 dr_eq "status (rd.modpreload=0)" "$(run_script)" "status=0"
 [ ! -e "$root/run/stub.args" ] || dr_fail "modpreload ran despite rd.modpreload=0"
