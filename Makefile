@@ -7,6 +7,7 @@
 #   make soak N=20  dracut, mkinitcpio and /init boots N times each (bench/results/soak-*.md)
 #   make fuzz       the fuzzers, for FUZZ_SECONDS each
 #   make install    DESTDIR, PREFIX
+#   make deb, rpm   the Debian and RPM packages (build/deb, build/rpm)
 
 PREFIX ?= /usr
 SBINDIR ?= $(PREFIX)/sbin
@@ -46,6 +47,8 @@ EXTRA_UNIT :=
 -include init/init.mk
 -include dracut-module/dracut.mk
 -include mkinitcpio-hook/mkinitcpio.mk
+-include initramfs-tools/initramfs-tools.mk
+-include packaging/packaging.mk
 
 all: $(B)/modpreload $(EXTRA_ALL)
 

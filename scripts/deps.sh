@@ -8,10 +8,11 @@ pkgs="build-essential musl-tools clang libclang-rt-14-dev llvm
 libkmod-dev libzstd-dev liblzma-dev zlib1g-dev libblkid-dev
 kmod zstd xz-utils gzip cpio jq file python3
 autoconf automake libtool pkg-config gettext autopoint dpkg-dev debian-archive-keyring
-qemu-system-x86 busybox-static dracut-core systemd udev
+qemu-system-x86 busybox-static dracut-core initramfs-tools-core systemd udev
 e2fsprogs xfsprogs btrfs-progs dosfstools fdisk
 flex bison libelf-dev bc libssl-dev rsync
-shellcheck gnuplot-nox valgrind"
+shellcheck gnuplot-nox valgrind
+debhelper lintian rpm mmdebstrap"
 
 missing=
 for p in $pkgs; do

@@ -227,23 +227,25 @@ dr_details() {
 	echo "  $1: $(mpt_num finit_enter "$2") finit_module calls ($(mpt_num finit_eexist "$2") EEXIST, $(mpt_num finit_ebusy "$2") EBUSY) for $(mpt_num load_modules "$2") modules; by caller: $(mpt_keys finit_by. "$2" | sed 's/^finit_by\.//' | tr '\n' ' ')loads $(mpt_get finit_first_s "$2")-$(mpt_get finit_last_s "$2") s, modpreload says $(mpt_get report.elapsed_ms "$2" || echo -) ms, root at $(mpt_get root_uptime "$2") s, $(mpt_get host_wall_s "$2") s wall" >&2
 }
 
-# dr_check_preloaded RESULT: modpreload ran before udevd and left it nothing
-# to load: its report is in /run/initramfs, it made finit_module calls,
-# udev's workers made none, and the second-level coldplug chain is bound.
+# dr_check_preloaded RESULT [KEY]: modpreload ran before udevd and left it
+# nothing to load: its report is there (KEY: report, dracut's
+# /run/initramfs/modpreload.json; report_run, /run/modpreload/report.json),
+# it made finit_module calls, udev's workers made none, and the second-level
+# coldplug chain is bound.
 dr_check_preloaded() {
-	dr_eq "report /run/initramfs/modpreload.json" "$(mpt_get report "$1")" present
+	dr_eq "${2:-report} present" "$(mpt_get "${2:-report}" "$1")" present
 	[ "$(mpt_num finit_by.modpreload "$1")" -gt 0 ] || dr_fail "modpreload made no finit_module call"
 	dr_eq "finit_module calls by udev workers" "$(dr_udev_calls "$1")" 0
 	dr_check_chain "$1"
 }
 
-# dr_check_failing RESULT: the failing and hanging test modules were asked
+# dr_check_failing RESULT [KEY]: the failing and hanging test modules were asked
 # for (mpt_fail_child, mpt_hang_child) and the boot went on regardless:
 # mpt_fail tried once (ENODEV) and its child never, mpt_hang stuck in its
 # init() and its child never tried, nothing tried twice, every other module
 # loaded once, udev left with nothing to load.
 dr_check_failing() {
-	dr_eq "report /run/initramfs/modpreload.json" "$(mpt_get report "$1")" present
+	dr_eq "${2:-report} present" "$(mpt_get "${2:-report}" "$1")" present
 	dr_eq "mpt_fail load attempts" "$(mpt_num load.mpt_fail "$1")" 1
 	dr_eq "mpt_fail ENODEV" "$(mpt_num finit_errno_19 "$1")" 1
 	dr_eq "mpt_fail live" "$(mpt_get proc.mpt_fail "$1")" 0
@@ -262,12 +264,14 @@ dr_check_failing() {
 }
 
 # dr_check_chain RESULT: CPU modalias -> mpt_spawn -> 16 + 4 platform
-# devices -> mpt_drv, mpt_drv2 (+ mpt_drvlib), each bound, each loaded once.
+# devices -> mpt_drv, mpt_drv2 (+ mpt_drvlib), each bound, each loaded once;
+# so is $DR_CPU_MOD, a CPU-feature module every CPU's modalias asks for.
+DR_CPU_MOD=aesni_intel
 dr_check_chain() {
 	for _dr_m in mpt_spawn mpt_drv mpt_drv2 mpt_drvlib virtio_blk ext4; do
 		dr_eq "$_dr_m live" "$(mpt_get "proc.$_dr_m" "$1")" 1
 	done
-	for _dr_m in mpt_spawn mpt_drv mpt_drv2 aesni_intel; do
+	for _dr_m in mpt_spawn mpt_drv mpt_drv2 "$DR_CPU_MOD"; do
 		dr_eq "$_dr_m module_load events" "$(mpt_num "load.$_dr_m" "$1")" 1
 	done
 	dr_eq "mpt-dev devices bound" "$(mpt_get param.mpt_drv.probed "$1")" 16

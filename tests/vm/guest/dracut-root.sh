@@ -7,6 +7,8 @@
 #   ncpus                                 vCPUs the kernel brought up
 #   report=present|absent                 /run/initramfs/modpreload.json
 #   report_bytes                          its size
+#   report_run=present|absent             /run/modpreload/report.json (the
+#                                         initramfs-tools boot script's)
 #   finit_* init_* load_* trace_*         mpt_trace_counts
 #   finit_by.COMM=N                       finit_module calls per calling
 #                                         program (COMM made [a-z0-9_])
@@ -14,7 +16,8 @@
 #   loaded_by.COMM=a,b,...                module_load events per program
 #   finit_first_s, finit_last_s           uptime of the first finit_module call
 #                                         and of the last one's return
-#   report.elapsed_ms                     modpreload's own figure (info only)
+#   report.elapsed_ms                     modpreload's own figure (info only,
+#                                         from either report)
 #   proc_count, proc_count.mpt_           /proc/modules
 #   proc.NAME, initstate.NAME             for the modules the cases ask about
 #   param.mpt_drv.probed ...              devices the second-level drivers bound
@@ -40,6 +43,13 @@ if [ -s "$report" ]; then
 	mpt_kv report.elapsed_ms "$(sed -n 's/^  "elapsed_ms": \([0-9.]*\),*$/\1/p' "$report")"
 else
 	mpt_kv report absent
+fi
+if [ -s /run/modpreload/report.json ]; then
+	mpt_kv report_run present
+	[ -s "$report" ] || mpt_kv report.elapsed_ms \
+		"$(sed -n 's/^  "elapsed_ms": \([0-9.]*\),*$/\1/p' /run/modpreload/report.json)"
+else
+	mpt_kv report_run absent
 fi
 
 mpt_trace_counts

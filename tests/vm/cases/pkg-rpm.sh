@@ -1,0 +1,46 @@
+#!/bin/sh
+# make rpm (packaging/modpreload.spec, rpmbuild -bb with Debian's rpm):
+#   files   rpm -qlp lists exactly the binary, the builder, the man page,
+#           the dracut module, the /init, README and licence (no
+#           initramfs-tools or mkinitcpio file: not on RPM distributions);
+#           the binary is the tree's; no scriptlet rebuilds an image
+# The package is built and inspected here, never installed. Seconds.
+set -u
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+name=pkg-rpm
+tmp=$(mktemp -d "$top/build/pkg-rpm.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+why=''
+fail() { why="$why; $*"; }
+
+if ! rpm=$(make -s -C "$top" rpm 2>"$tmp/make.err" | tail -n 1) || [ ! -f "$rpm" ]; then
+	echo "FAIL: vm/$name/files: make rpm failed: $(tail -n 3 "$tmp/make.err" | tr '\n' ' ')"
+	exit 0
+fi
+cat >"$tmp/want" <<'EOT'
+/usr/lib/dracut/modules.d/90modpreload
+/usr/lib/dracut/modules.d/90modpreload/modpreload-pre-udev.sh
+/usr/lib/dracut/modules.d/90modpreload/module-setup.sh
+/usr/lib/modpreload
+/usr/lib/modpreload/init
+/usr/sbin/modpreload
+/usr/sbin/modpreload-mkinitramfs
+/usr/share/doc/modpreload-0.2.0
+/usr/share/doc/modpreload-0.2.0/README.md
+/usr/share/licenses/modpreload-0.2.0
+/usr/share/licenses/modpreload-0.2.0/copyright
+/usr/share/man/man8/modpreload.8
+EOT
+rpm -qlp "$rpm" 2>/dev/null | LC_ALL=C sort >"$tmp/got"
+cmp -s "$tmp/want" "$tmp/got" || fail "rpm -qlp differs: $(diff "$tmp/want" "$tmp/got" | grep '^[<>]' | tr '\n' ' ')"
+mkdir -p "$tmp/x"
+(cd "$tmp/x" && rpm2cpio "$rpm" | cpio -id --quiet) 2>/dev/null
+cmp -s "$tmp/x/usr/sbin/modpreload" "$top/build/modpreload" || fail "/usr/sbin/modpreload is not build/modpreload"
+if rpm -qp --scripts "$rpm" 2>/dev/null | grep -qE 'dracut|initramfs|mkinitcpio'; then
+	fail "a scriptlet builds images: $(rpm -qp --scripts "$rpm" | tr '\n' ' ')"
+fi
+if [ -z "$why" ]; then
+	echo "PASS: vm/$name/files (${rpm##*/}: $(wc -l <"$tmp/got") paths)"
+else
+	echo "FAIL: vm/$name/files: ${why#; }"
+fi
