@@ -184,8 +184,11 @@ void mp_load(const struct mp_ctx *ctx, const struct mp_job *job, struct mp_load_
 			break;
 		}
 		if (mp_now_ns() >= job->deadline) {
-			r = -ETIMEDOUT; /* given up on: its result no longer counts */
-			goto fail;
+			/* its time was up before it could start: not a failure of
+			 * its own, and never loaded after it was given up on */
+			res->state = MP_SKIPPED;
+			res->err = ETIMEDOUT;
+			return;
 		}
 
 		fd = open_beneath(ctx, job->path);

@@ -53,6 +53,19 @@ static uint64_t job_expiry(const struct mp_ctx *ctx, uint64_t t)
 	return ctx->deadline && ctx->deadline < t ? ctx->deadline : t;
 }
 
+/*
+ * When the worker itself stops waiting (for memory to decompress into, for
+ * someone else's load): a twentieth of its time, at most a second, before
+ * check_hung() would give up on it. Its own answer (ENOMEM, ETIMEDOUT) is
+ * then what the report says, not a hung init() that never began.
+ */
+static uint64_t job_wait_end(uint64_t started, uint64_t expiry)
+{
+	uint64_t margin = (expiry - started) / 20;
+
+	return expiry - (margin < 1000000000u ? margin : 1000000000u);
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -73,7 +86,7 @@ static void *worker_main(void *arg)
 		s->qlen--;
 		w->job = job.idx;
 		w->started = mp_now_ns();
-		job.deadline = job_expiry(s->ctx, w->started);
+		job.deadline = job_wait_end(w->started, job_expiry(s->ctx, w->started));
 		s->running++;
 		pthread_mutex_unlock(&s->lock);
 
@@ -236,6 +249,10 @@ static int apply_results(struct sched *s)
 
 		m->state = res->state;
 		m->err = res->err;
+		if (m->state == MP_SKIPPED) {
+			free(m->skip_why);
+			m->skip_why = strdup("not tried: its time was up before it started");
+		}
 		m->how = res->how;
 		m->read = res->read;
 		m->worker = res->worker;
@@ -249,11 +266,13 @@ static int apply_results(struct sched *s)
 }
 
 /* Called with the lock held. Returns ns until the next module could hang
- * or the run's deadline comes. */
-static uint64_t check_hung(struct sched *s, int *err)
+ * or the run's deadline comes. The caller's now: a caller that then acts on
+ * the deadline must see the same time as this did, or a job expiring in
+ * between would be neither hung nor done. */
+static uint64_t check_hung(struct sched *s, uint64_t now, int *err)
 {
 	struct mp_ctx *ctx = s->ctx;
-	uint64_t now = mp_now_ns(), next = (uint64_t)ctx->opts.timeout_ms * 1000000u, expiry;
+	uint64_t next = (uint64_t)ctx->opts.timeout_ms * 1000000u, expiry;
 	int i, n = s->nworkers;
 
 	if (ctx->deadline && ctx->deadline > now && ctx->deadline - now < next)
@@ -390,7 +409,7 @@ static void drain(struct sched *s)
 		int r = 0;
 
 		(void)apply_results(s);
-		wait_ns = check_hung(s, &r);
+		wait_ns = check_hung(s, mp_now_ns(), &r);
 		if (s->running == 0 || r < 0)
 			continue; /* r < 0: it stopped early; look again */
 		pthread_mutex_unlock(&s->lock);
@@ -415,18 +434,20 @@ static int loop(struct sched *s)
 	r = release_ready(s);
 	while (r == 0) {
 		struct pollfd pfd[2] = { { s->wake[0], POLLIN, 0 }, { ctx->uevent_fd, POLLIN, 0 } };
-		uint64_t wait_ns;
+		uint64_t wait_ns, now;
 		char buf[64];
 		int timeout_ms;
 
 		r = apply_results(s);
 		if (r < 0)
 			break;
-		wait_ns = check_hung(s, &r);
+		now = mp_now_ns();
+		wait_ns = check_hung(s, now, &r);
 		if (r < 0)
 			break;
-		if (ctx->deadline && mp_now_ns() >= ctx->deadline) {
-			/* what was loading is given up on by now (check_hung) */
+		if (ctx->deadline && now >= ctx->deadline) {
+			/* every job's expiry is at the deadline or before: what
+			 * was loading was given up on just now, with this now */
 			skip_rest(s, "not tried: the run's time was up");
 			break;
 		}
@@ -453,8 +474,9 @@ static int loop(struct sched *s)
 			/* Nothing left. With coldplug, give the devices the last
 			 * loads made time to be announced, then rescan: a rescan
 			 * that brings nothing new ends the run. */
-			uint64_t now = mp_now_ns(), settle = (uint64_t)ctx->opts.settle_ms * 1000000u;
+			uint64_t settle = (uint64_t)ctx->opts.settle_ms * 1000000u;
 
+			now = mp_now_ns();
 			if (!ctx->opts.coldplug)
 				break;
 			if (quiet_since == 0)
