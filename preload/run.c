@@ -48,18 +48,28 @@ static int write_report(struct mp_ctx *ctx, const char *path)
 	 * A path that is not a regular file (/dev/stderr, a fifo, a link the
 	 * caller made) is written where it points, as a shell redirection
 	 * would: renaming a file over it would replace a device node or the
-	 * caller's link.
+	 * caller's link. O_NONBLOCK: a fifo nobody reads is ENXIO, not a
+	 * child that never hands back its status.
 	 */
 	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+		fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NONBLOCK);
+		if (fd >= 0)
+			(void)fcntl(fd, F_SETFL, 0);
 		r = fd < 0 ? -errno : mp_report_json(ctx, fd);
 		if (r < 0)
 			mp_log(ctx, MP_LOG_ERR, "%s: cannot write the report: %s (%s)", path,
 			       strerror(-r), mp_errno_name(-r));
 		return r;
 	}
+	/* mkdir's own errno: on a read-only /run without the directory,
+	 * mkostemp below would only say ENOENT */
 	snprintf(dir, sizeof(dir), "%s", path);
-	(void)mkdir(dirname(dir), 0755);
+	if (mkdir(dirname(dir), 0755) < 0 && errno != EEXIST) {
+		r = -errno;
+		mp_log(ctx, MP_LOG_ERR, "%s: cannot write the report: %s (%s)", path, strerror(-r),
+		       mp_errno_name(-r));
+		return r;
+	}
 	/*
 	 * Written beside its path, then renamed over it: readers see the old
 	 * report or the new one, never half of one. The temporary name is a

@@ -336,6 +336,36 @@ t_bombs() {
 	check "message names big, the limit and EFBIG" grep -q "failed: big: .*256 MiB.*(EFBIG)" "$t/err"
 }
 
+# A load that waits for memory and finds none reports ENOMEM, not a hung
+# init() it never reached: its own wait ends before the scheduler's
+# verdict. Whichever of z1, z2 goes first holds 150 MiB in an init() that
+# never returns; the other waits for room until just before its time is up.
+t_bombs_wait() {
+	setup 'z1 comp=zstd pad=150\nz2 comp=zstd pad=150\n'
+	RULES=z1:0:60000,z2:0:60000
+	run -j 2 -t 10 z1 z2
+	check "exit 1" eq "$rc" 1
+	check "one hung, one failed" eq "$(jq -r '[.modules[].state] | sort | join(" ")' "$t/r.json")" "failed hung"
+	check "the failed one: ENOMEM" eq "$(jq -r '.modules[] | select(.state=="failed") | .error' "$t/r.json")" ENOMEM
+	check "one call in all" eq "$(calls)" 1
+}
+
+# A report whose directory cannot be made says mkdir's errno (here EROFS,
+# a read-only mount), not the ENOENT of the file it then cannot create.
+t_report_rofs() {
+	setup 'a\n'
+	mkdir -p "$t/ro"
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	LD_PRELOAD=$shim MP_SHIM_SYSFS=$t/sys MP_SHIM_LOG=$t/log unshare -m sh -c \
+		'mount -t tmpfs -o ro none "$1/ro" && shift && exec "$@"' _ "$t" \
+		"$bin" -d "$t/root" -S 1.0 --sysfs "$t/sys" --cmdline "$t/cmdline" \
+		--no-default-config -r "$t/ro/sub/r.json" a >"$t/out" 2>"$t/err"
+	rc=$?
+	check "exit 4" eq "$rc" 4
+	check "a loaded all the same" live a
+	check "mkdir's errno" grep -q "$t/ro/sub/r.json: cannot write the report: Read-only file system (EROFS)" "$t/err"
+}
+
 # --waves: no module of a wave starts before the previous wave ended.
 t_waves() {
 	setup 'a\nb\nc a\nd b\ne c\n'
@@ -771,7 +801,7 @@ live_builtin other_loader:sched
 options blacklist softdep_cycle softdep_fails:sched compressed bombs:sched waves:sched parallel:sched
 missing missing_file paths bad_index dry_run coldplug:sched no_device second_level:sched kstats config_usage fanout:sched"
 cases="$cases missing_sibling config_big cmdline_long kmod_config shadow_gone"
-cases="$cases kstats_labels output report_tmp report_link utf8"
+cases="$cases kstats_labels output report_tmp report_link report_rofs bombs_wait utf8"
 
 [ -n "${MP_CASES:-}" ] && cases=$MP_CASES
 for c in $cases; do
