@@ -23,6 +23,7 @@
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
+#include <zstd_errors.h>
 
 #include "internal.h"
 
@@ -142,6 +143,13 @@ static int unzstd(const void *in, size_t inlen, struct sink *o, size_t *outlen)
 
 	if (ds == NULL)
 		return -ENOMEM;
+	/* The decoder's window is memory outside the shared budget: 32 MiB at
+	 * most, as for xz (zstd -19 uses 8 MiB; --ultra -22 and --long need
+	 * more and are refused). */
+	if (ZSTD_isError(ZSTD_DCtx_setParameter(ds, ZSTD_d_windowLogMax, 25))) {
+		ZSTD_freeDStream(ds);
+		return -EINVAL;
+	}
 	for (;;) {
 		ZSTD_outBuffer ob;
 
@@ -154,7 +162,8 @@ static int unzstd(const void *in, size_t inlen, struct sink *o, size_t *outlen)
 		r = ZSTD_decompressStream(ds, &ob, &ib);
 		len = ob.pos;
 		if (ZSTD_isError(r)) {
-			err = -EBADMSG;
+			err = ZSTD_getErrorCode(r) == ZSTD_error_frameParameter_windowTooLarge ?
+				-ENOMEM : -EBADMSG;
 			break;
 		}
 		if (r == 0 && ib.pos == ib.size)

@@ -33,6 +33,8 @@ head -c $((256 << 20)) /dev/zero | zstd -q -c >"$tmp/bomb256.zst"
 head -c $(((256 << 20) + 1)) /dev/zero | zstd -q -c >"$tmp/bomb256+1.zst"
 head -c $((6 << 20)) /dev/zero | zstd -q -c >"$tmp/bomb6.zst"
 xz --lzma2=dict=64MiB -c <"$tmp/payload" >"$tmp/payload.dict64.xz"
+# from a pipe: the size is unknown, so the frame keeps its 128 MiB window
+zstd -q -c --zstd=wlog=27 <"$tmp/payload" >"$tmp/payload.wlog27.zst"
 printf 'a\nb a\nc b alias=foo-bar\n' | "$top/tests/unit/mktree.sh" "$tmp/tree" 1.0
 
 "$b/unit/test_graph" || echo "FAIL: graph (exit $?)"

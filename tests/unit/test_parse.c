@@ -529,6 +529,7 @@ static void bombs(void)
 	mp_budget_give(&b, len);
 	CHECK(decompress_file("bomb256+1.zst", &b, 1000, &out, &len) == -EFBIG);
 	CHECK(decompress_file("payload.dict64.xz", &b, 1000, &out, &len) == -ENOMEM);
+	CHECK(decompress_file("payload.wlog27.zst", &b, 1000, &out, &len) == -ENOMEM);
 	CHECK(b.used == 0);
 	mp_budget_destroy(&b);
 }
