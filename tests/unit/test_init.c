@@ -413,7 +413,8 @@ static void root_wait_bound(void)
 	t0 = mp_now_ns();
 	CHECK(root_wait(&s, &r, 4000, &a, &n) == -ENODEV);
 	took = (mp_now_ns() - t0) / 1000000u;
-	CHECK(took >= 4000 && took < 4800);
+	/* not the 60 s of a per-module timeout; slack for a loaded host */
+	CHECK(took >= 4000 && took < 7000);
 	/* the rescan did run, and found the device's module coming */
 	CHECK(mp_read_file(report, buf, sizeof(buf), NULL) == 0);
 	CHECK(strstr(buf, "\"name\": \"c\"") != NULL);
