@@ -31,7 +31,7 @@ else
     case $_mp_rc in
         0) ;;
         1) warn "modpreload: some modules failed, hung or were skipped; udev will retry what devices ask for (see $_mp_dir/modpreload.json)" ;;
-        4) warn "modpreload: modules were preloaded, but $_mp_dir/modpreload.json could not be written (see the kernel log)" ;;
+        4) warn "modpreload: modules were preloaded (some may have failed: see the kernel log), but $_mp_dir/modpreload.json could not be written" ;;
         *) warn "modpreload: exit status $_mp_rc, nothing preloaded; udev loads the modules" ;;
     esac
     rm -f "$_mp_dir/modpreload.cmdline"
