@@ -22,10 +22,15 @@ suites=${*:-unit fuzz lint vm}
 
 # What the suites must leave as they found it: where an installed modpreload,
 # its integrations and the host's own kernels live.
-host_dirs="/usr/sbin /usr/bin/modpreload /usr/lib/dracut /etc/dracut.conf.d /usr/lib/initcpio
-/etc/mkinitcpio.conf.d /usr/share/initramfs-tools /etc/initramfs-tools /lib/modules /usr/lib/modules
-/usr/src /boot /etc/modpreload.d /usr/lib/modpreload.d /etc/modprobe.d /etc/modules-load.d
-/usr/lib/systemd/system /etc/systemd/system"
+# Only what a test could write (an apt upgrade running beside a long run
+# must not fail it): modpreload's own names, its integrations' directories,
+# the kernels' and their headers'.
+host_dirs="/usr/sbin/modpreload /usr/sbin/modpreload-mkinitramfs /usr/bin/modpreload
+/usr/lib/modpreload /usr/lib/dracut/modules.d /etc/dracut.conf.d /usr/lib/initcpio /etc/mkinitcpio.conf.d
+/usr/share/initramfs-tools/hooks /usr/share/initramfs-tools/scripts /etc/initramfs-tools
+/lib/modules /usr/lib/modules /usr/src /boot /etc/modpreload.d /usr/lib/modpreload.d
+/etc/modprobe.d /etc/modules-load.d /usr/lib/systemd/system/modpreload.service
+/etc/systemd/system/sysinit.target.wants"
 host_state() {
 	# shellcheck disable=SC2086 # a list of paths
 	find $host_dirs -xdev -printf '%p %y %m %s %T@ %l\n' 2>/dev/null | LC_ALL=C sort
