@@ -325,14 +325,14 @@ static bool all_final(const struct mp_plan *p, int wave, bool waves)
  * Nothing queued, nothing running, yet modules are not final: a bookkeeping
  * bug, never expected. Say so and give them up rather than wait forever.
  */
-static bool stalled(struct sched *s)
+/* What has not reached a final state never will: say why (and log it at
+ * prio, unless prio is negative). Called with the lock held, when no
+ * worker will take another job. */
+static void skip_rest(struct sched *s, const char *why, int prio)
 {
 	struct mp_plan *p = &s->ctx->plan;
 	int i;
 
-	count_waiting(p);
-	if (release_ready(s) < 0 || s->qlen > 0)
-		return false;
 	for (i = 0; i < p->nmods; i++) {
 		struct mp_module *m = &p->mods[i];
 
@@ -340,9 +340,18 @@ static bool stalled(struct sched *s)
 			continue;
 		m->state = MP_SKIPPED;
 		free(m->skip_why);
-		m->skip_why = strdup("internal error: its dependencies never finished");
-		mp_log(s->ctx, MP_LOG_ERR, "%s: %s", m->name, m->skip_why);
+		m->skip_why = strdup(why);
+		if (prio >= 0)
+			mp_log(s->ctx, prio, "%s: %s", m->name, why);
 	}
+}
+
+static bool stalled(struct sched *s)
+{
+	count_waiting(&s->ctx->plan);
+	if (release_ready(s) < 0 || s->qlen > 0)
+		return false;
+	skip_rest(s, "internal error: its dependencies never finished", MP_LOG_ERR);
 	return true;
 }
 
@@ -371,23 +380,6 @@ static int take_devices(struct sched *s, bool rescan)
 	return ctx->plan.nmods - before;
 }
 
-/* What has not reached a final state never will: say why. Called with the
- * lock held, when no worker will take another job. */
-static void skip_rest(struct sched *s, const char *why)
-{
-	struct mp_plan *p = &s->ctx->plan;
-	int i;
-
-	for (i = 0; i < p->nmods; i++) {
-		struct mp_module *m = &p->mods[i];
-
-		if (mp_state_done(m->state))
-			continue;
-		m->state = MP_SKIPPED;
-		free(m->skip_why);
-		m->skip_why = strdup(why);
-	}
-}
 
 /*
  * The loop stopped on an error while loads may be in flight. A worker in
@@ -419,7 +411,7 @@ static void drain(struct sched *s)
 		pthread_mutex_lock(&s->lock);
 	}
 	(void)apply_results(s);
-	skip_rest(s, "not tried: loading stopped on an error");
+	skip_rest(s, "not tried: loading stopped on an error", -1);
 }
 
 static int loop(struct sched *s)
@@ -448,7 +440,7 @@ static int loop(struct sched *s)
 		if (ctx->deadline && now >= ctx->deadline) {
 			/* every job's expiry is at the deadline or before: what
 			 * was loading was given up on just now, with this now */
-			skip_rest(s, "not tried: the run's time was up");
+			skip_rest(s, "not tried: the run's time was up", -1);
 			break;
 		}
 		if (ctx->uevent_fd >= 0) {
