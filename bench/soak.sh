@@ -93,47 +93,52 @@ boot() {
 	log "$1 round $2: $calls calls for $mods modules${why:+ -- ODD:${why#;}}"
 }
 
+# write_results DONE: the results file, rewritten after every round so that
+# a soak stopped early still says what it saw
+out=$top/bench/results/soak-$(date -u +%Y-%m-%d).md
+write_results() {
+	t1=$(date +%s)
+	{
+		echo "# Soak, $(date -u +%Y-%m-%d)"
+		echo
+		echo "\`bench/soak.sh -n $rounds -s $smp -k \"$kinds\"\` (\`make soak N=$rounds\`): Debian's"
+		echo "$KVER under QEMU/TCG, $smp vCPUs, to a real ext4 root; $(nproc) host cores;"
+		echo "$1 of $rounds rounds in $(((t1 - t0) / 60)) minutes. Counts from the kernel's syscall and"
+		echo "\`module_load\` tracepoints. A boot is odd when it did not reach the root's"
+		echo "init, made more load calls than it loaded modules, had a failed call, or"
+		echo "loaded a module twice."
+		echo
+		echo "| integration | boots | odd | load calls per boot (min-max) | modules per boot (min-max) | wall s (median) |"
+		echo "|---|---:|---:|---:|---:|---:|"
+		for k in $kinds; do
+			med=$(awk -F'\t' -v k="$k" '$1 == k { print $6 }' "$w/runs.tsv" | sort -n |
+				awk '{ v[NR] = $1 } END { if (NR) printf "%.1f", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
+			awk -F'\t' -v k="$k" -v med="$med" '$1 == k {
+				n++; if ($7 != "") odd++
+				if (n == 1 || $4 < cmin) cmin = $4; if ($4 > cmax) cmax = $4
+				if (n == 1 || $5 < mmin) mmin = $5; if ($5 > mmax) mmax = $5
+			}
+			END { printf "| %s | %d | %d | %d-%d | %d-%d | %s |\n", k, n, odd, cmin, cmax, mmin, mmax, med }' "$w/runs.tsv"
+		done
+		echo
+		if awk -F'\t' 'NR > 1 && $7 != "" { f = 1 } END { exit !f }' "$w/runs.tsv"; then
+			echo "Odd boots:"
+			echo
+			awk -F'\t' 'NR > 1 && $7 != "" { printf "- %s round %s: %s (`%s`)\n", $1, $2, $7, $8 }' "$w/runs.tsv" |
+				sed "s|$top/||"
+		else
+			echo "No odd boot."
+		fi
+	} >"$out"
+}
+
 printf 'kind\tround\trc\tcalls\tmodules\twall_s\todd\tlog\n' >"$w/runs.tsv"
 t0=$(date +%s)
 i=1
 while [ "$i" -le "$rounds" ]; do
 	for k in $kinds; do boot "$k" "$i"; done
+	write_results "$i"
 	i=$((i + 1))
 done
-t1=$(date +%s)
-
-out=$top/bench/results/soak-$(date -u +%Y-%m-%d).md
-{
-	echo "# Soak, $(date -u +%Y-%m-%d)"
-	echo
-	echo "\`bench/soak.sh -n $rounds -s $smp -k \"$kinds\"\` (\`make soak N=$rounds\`): Debian's"
-	echo "$KVER under QEMU/TCG, $smp vCPUs, to a real ext4 root; $(nproc) host cores;"
-	echo "$(((t1 - t0) / 60)) minutes in all. Counts from the kernel's syscall and"
-	echo "\`module_load\` tracepoints. A boot is odd when it did not reach the root's"
-	echo "init, made more load calls than it loaded modules, had a failed call, or"
-	echo "loaded a module twice."
-	echo
-	echo "| integration | boots | odd | load calls per boot (min-max) | modules per boot (min-max) | wall s (median) |"
-	echo "|---|---:|---:|---:|---:|---:|"
-	for k in $kinds; do
-		med=$(awk -F'\t' -v k="$k" '$1 == k { print $6 }' "$w/runs.tsv" | sort -n |
-			awk '{ v[NR] = $1 } END { if (NR) printf "%.1f", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
-		awk -F'\t' -v k="$k" -v med="$med" '$1 == k {
-			n++; if ($7 != "") odd++
-			if (n == 1 || $4 < cmin) cmin = $4; if ($4 > cmax) cmax = $4
-			if (n == 1 || $5 < mmin) mmin = $5; if ($5 > mmax) mmax = $5
-		}
-		END { printf "| %s | %d | %d | %d-%d | %d-%d | %s |\n", k, n, odd, cmin, cmax, mmin, mmax, med }' "$w/runs.tsv"
-	done
-	echo
-	if awk -F'\t' 'NR > 1 && $7 != "" { f = 1 } END { exit !f }' "$w/runs.tsv"; then
-		echo "Odd boots:"
-		echo
-		awk -F'\t' 'NR > 1 && $7 != "" { printf "- %s round %s: %s (`%s`)\n", $1, $2, $7, $8 }' "$w/runs.tsv" |
-			sed "s|$top/||"
-	else
-		echo "No odd boot."
-	fi
-} >"$out"
 log "wrote $out (raw: $w)"
 cat "$out"
