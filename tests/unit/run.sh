@@ -21,7 +21,10 @@ for s in zst xz gz; do
 	size=$(stat -c %s "$tmp/payload.$s")
 	head -c $((size / 2)) "$tmp/payload.$s" >"$tmp/payload.cut.$s"
 done
-{ printf '\050\265\057\375'; head -c 5000 /dev/urandom; } >"$tmp/payload.bad.zst"
+# a zstd magic and a small window (descriptor 0, window byte 0), then text:
+# the same corrupt frame every run (random bytes sometimes made a header
+# asking for a window over the 32 MiB cap: ENOMEM, not EBADMSG)
+{ printf '\050\265\057\375\000\000'; yes 'not a zstd block' | head -c 5000; } >"$tmp/payload.bad.zst"
 # decompression bombs: zeros, 9 MiB (for an 8 MiB budget) in each format,
 # and the real budget's size exactly and one byte more; an xz whose header
 # asks for a 64 MiB dictionary
