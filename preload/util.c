@@ -118,25 +118,36 @@ int mp_read_file(const char *path, char *buf, size_t size, size_t *len)
 	return mp_read_fileat(AT_FDCWD, path, buf, size, len);
 }
 
+/* Fills buf[0..room) from fd, through EINTR and short reads: 1 at the end
+ * of the file, 0 when buf is full first, -errno. *got is what was read. */
+static int read_full(int fd, char *buf, size_t room, size_t *got)
+{
+	*got = 0;
+	while (*got < room) {
+		ssize_t r = read(fd, buf + *got, room - *got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (r == 0)
+			return 1;
+		*got += (size_t)r;
+	}
+	return 0;
+}
+
 int mp_read_fileat(int dirfd, const char *path, char *buf, size_t size, size_t *len)
 {
 	_cleanup_close_ int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
-	size_t n = 0;
+	size_t n;
+	int r;
 
 	if (fd < 0)
 		return -errno;
-	while (n + 1 < size) {
-		ssize_t r = read(fd, buf + n, size - 1 - n);
-
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
+	r = read_full(fd, buf, size - 1, &n);
+	if (r < 0)
+		return r;
 	buf[n] = '\0';
 	if (len)
 		*len = n;
@@ -153,32 +164,22 @@ int mp_read_file_alloc(const char *path, size_t max, char **out, size_t *len)
 {
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
 	_cleanup_free_ char *buf = NULL;
-	size_t n = 0, size = 0;
+	size_t n = 0, size = 0, got;
+	int r = 0;
 
 	if (fd < 0)
 		return -errno;
-	for (;;) {
-		ssize_t r;
+	while (r == 0) {
+		char *p = realloc(buf, size ? size * 2 : 65536);
 
-		if (n + 1 >= size) {
-			size_t nsize = size ? size * 2 : 65536;
-			char *p;
-
-			p = realloc(buf, nsize);
-			if (p == NULL)
-				return -ENOMEM;
-			buf = p;
-			size = nsize;
-		}
-		r = read(fd, buf + n, size - 1 - n);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
+		if (p == NULL)
+			return -ENOMEM;
+		buf = p;
+		size = size ? size * 2 : 65536;
+		r = read_full(fd, buf + n, size - 1 - n, &got);
+		n += got;
+		if (r < 0)
+			return r;
 		if (n > max)
 			return -EFBIG;
 	}
