@@ -5,7 +5,8 @@
 #
 #   init_kernel                 sets KVER and KDIR (bookworm), or fails
 #   init_build                  make build/modpreload-init (quietly)
-#   init_rootdir DIR            a root tree: static busybox, /sbin/init =
+#   init_rootdir DIR            a root tree: static busybox ($MPT_BUSYBOX, or
+#                               the host's), /sbin/init =
 #                               tests/vm/guest/init-root.sh, tests/vm/lib.sh
 #   init_mkfs TYPE DIR IMG UUID LABEL   ext4, xfs or btrfs from DIR
 #   init_result KEY FILE        like mpt_get
@@ -33,7 +34,7 @@ init_rootdir() {
 	rm -rf "$d"
 	mkdir -p "$d/bin" "$d/sbin" "$d/usr/bin" "$d/usr/sbin" "$d/mpt" "$d/etc" \
 		"$d/dev" "$d/proc" "$d/sys" "$d/run" "$d/tmp"
-	bb=$(command -v busybox) || return 1
+	bb=${MPT_BUSYBOX:-$(command -v busybox)} || return 1
 	cp "$bb" "$d/bin/busybox"
 	for a in sh cat awk sed grep mount umount sleep sync poweroff cut tr wc ls echo; do
 		ln -s busybox "$d/bin/$a"
