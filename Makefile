@@ -120,6 +120,7 @@ deps:
 # test is news in minutes, not after the VM tier's half hour.
 check: deps
 	$(MAKE) all $(UNIT_BINS) $(FUZZERS:%=$(B)/fuzz/fuzz_%)
+	$(MAKE) ARCH=arm64 all
 	MP_FAST_FIRST=1 tests/run.sh
 check-fast: deps
 	$(MAKE) all $(UNIT_BINS) $(FUZZERS:%=$(B)/fuzz/fuzz_%)

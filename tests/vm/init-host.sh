@@ -9,6 +9,9 @@
 #                               the host's), /sbin/init =
 #                               tests/vm/guest/init-root.sh, tests/vm/lib.sh
 #   init_mkfs TYPE DIR IMG UUID LABEL   ext4, xfs or btrfs from DIR
+#   init_arm64                  sets KVER and KDIR (arm64), makes the arm64
+#                               /init and sets MPT_BUSYBOX to Debian's arm64
+#                               busybox-static (unpacked), or fails
 #   init_result KEY FILE        like mpt_get
 # Needs e2fsprogs, xfsprogs, btrfs-progs, busybox-static.
 
@@ -23,6 +26,25 @@ init_kernel() {
 	KVER=${2:-}
 	KDIR=${3:-}
 	[ -n "$KDIR" ] && [ -f "$KDIR/vmlinuz" ]
+}
+
+init_arm64() {
+	# shellcheck disable=SC2046 # the line is "NAME KVER DIR"
+	set -- $("$top/tests/vm/kernels.sh" arm64 2>/dev/null | awk '$1 == "arm64"')
+	# shellcheck disable=SC2034 # for the cases
+	KVER=${2:-}
+	KDIR=${3:-}
+	{ [ -n "$KDIR" ] && [ -f "$KDIR/vmlinuz" ]; } || return 1
+	make -s -C "$top" ARCH=arm64 build/arm64/modpreload-init >&2 || return 1
+	bbdir=$top/build/arm64/busybox
+	MPT_BUSYBOX=$bbdir/bin/busybox
+	export MPT_BUSYBOX
+	[ -x "$MPT_BUSYBOX" ] && return 0
+	rm -rf "$bbdir"
+	mkdir -p "$bbdir/deb"
+	(cd "$bbdir/deb" &&
+		MP_APT_ARCH=arm64 "$top/scripts/apt.sh" apt-get -q download busybox-static/bookworm &&
+		dpkg -x busybox-static_*.deb ..) >&2 && [ -x "$MPT_BUSYBOX" ]
 }
 
 init_build() {

@@ -29,29 +29,11 @@ fail_all() {
 	exit 0
 }
 command -v qemu-system-aarch64 >/dev/null || fail_all "no qemu-system-aarch64 (scripts/deps.sh)"
-# shellcheck disable=SC2046 # the line is "NAME KVER DIR"
-set -- $("$top/tests/vm/kernels.sh" arm64 2>"$w/kernels.log")
-KVER=${2:-} KDIR=${3:-}
-if [ -z "$KDIR" ] || [ ! -f "$KDIR/vmlinuz" ]; then
-	fail_all "no arm64 kernel (see $w/kernels.log)"
-fi
-make -s -C "$top" ARCH=arm64 build/arm64/modpreload-init >"$w/make.log" 2>&1 ||
-	fail_all "make ARCH=arm64 failed (see $w/make.log)"
+# the kernel, `make ARCH=arm64`'s /init and arm64's busybox for the root
+init_arm64 2>"$w/setup.log" || fail_all "no arm64 kernel, /init or busybox (see $w/setup.log)"
 "$top/tests/modules/build.sh" arm64 "$w/tree" >/dev/null 2>"$w/modules.log" ||
 	fail_all "no arm64 test modules (see $w/modules.log)"
-
-# Debian's static busybox for arm64, unpacked: the root's shell
-bb=$top/build/arm64/busybox/bin/busybox
-if [ ! -x "$bb" ]; then
-	rm -rf "$top/build/arm64/busybox"
-	mkdir -p "$top/build/arm64/busybox/deb"
-	if ! (cd "$top/build/arm64/busybox/deb" &&
-		MP_APT_ARCH=arm64 "$top/scripts/apt.sh" apt-get -q download busybox-static/bookworm &&
-		dpkg -x busybox-static_*.deb ..) >"$w/busybox.log" 2>&1; then
-		fail_all "no busybox-static for arm64 (see $w/busybox.log)"
-	fi
-fi
-MPT_BUSYBOX=$bb init_rootdir "$w/rootdir" || fail_all "cannot make the root tree"
+init_rootdir "$w/rootdir" || fail_all "cannot make the root tree"
 cp "$top/tests/vm/guest/arm64-root.sh" "$w/rootdir/mpt/root-more.sh"
 uuid=$(cat /proc/sys/kernel/random/uuid)
 init_mkfs ext4 "$w/rootdir" "$w/ext4.img" "$uuid" mpt-root >&2 || fail_all "mkfs.ext4 failed"
