@@ -12,19 +12,23 @@
 #   load syscalls    finit_module + init_module calls, and how many of them
 #                    failed with EEXIST (a module loaded twice), median
 #
-# Usage: bench/init-vs-dracut.sh [-n RUNS] [-s SMP] [--arch arm64]   (default 3 runs, 2 vCPUs)
+# Usage: bench/init-vs-dracut.sh [-n RUNS] [-s SMP] [--arch arm64] [--images LIST]
+#   (default 3 runs, 2 vCPUs, every image)
 # --arch arm64: the same modpreload images for Debian's arm64 6.1 under
 # qemu-system-aarch64 -M virt (no dracut: it builds for the host only).
+# --images "modpreload modpreload-busybox": only those (e.g. to put x86-64
+# and arm64 side by side in the same hour of a busy host).
 # Images: build/bench/init-vs-dracut/. dracut (dracut-core) wants
 # /lib/modules/KVER to exist: made as a link for the run when missing.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-runs=3 smp=2 arch=''
+runs=3 smp=2 arch='' images=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	-n) runs=$2; shift 2 ;;
 	-s) smp=$2; shift 2 ;;
 	--arch) arch=$2; shift 2 ;;
+	--images) images=$2; shift 2 ;;
 	*) sed -n 's/^# Usage: /usage: /p' "$0" >&2; exit 2 ;;
 	esac
 done
@@ -46,9 +50,12 @@ arm64)
 	;;
 *) log "--arch: only arm64"; exit 2 ;;
 esac
+[ -z "$images" ] || names=$images
 moddir=$KDIR/lib/modules/$KVER
 link=''
-if [ ! -e "/lib/modules/$KVER" ]; then
+# (dracut's need: only when a dracut image is made)
+case " $names " in *" dracut-"*) need_link=1 ;; *) need_link=0 ;; esac
+if [ "$need_link" = 1 ] && [ ! -e "/lib/modules/$KVER" ]; then
 	ln -s "$moddir" "/lib/modules/$KVER"
 	link=/lib/modules/$KVER
 fi
