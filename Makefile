@@ -19,7 +19,7 @@ B := build
 
 MUSL_CC ?= musl-gcc
 # ARCH=arm64 or armhf: the static binaries cross-built under build/ARCH/
-ifneq ($(filter-out x86_64 amd64,$(ARCH)),)
+ifneq ($(filter-out x86 x86_64 amd64,$(ARCH)),)
 include scripts/cross.mk
 endif
 CC ?= cc

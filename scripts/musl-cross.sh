@@ -35,8 +35,15 @@ if [ ! -f "$sys/.done" ]; then
 fi
 lib=$sys/usr/lib/$musl
 [ -f "$lib/musl-gcc.specs" ] || { echo "musl-cross.sh: no $lib/musl-gcc.specs" >&2; exit 1; }
+# armhf: libgcc's division by zero (__aeabi_ldiv0) calls libc's raise(),
+# and the specs name libgcc after libc: every dynamic link test of a
+# configure script then fails, and it guesses functions missing.
+libc_again=
+[ "$arch" != armhf ] || libc_again=' -lc'
 sed -e "s|/usr/include/$musl|$sys/usr/include/$musl|g" \
-	-e "s|/usr/lib/$musl|$lib|g" "$lib/musl-gcc.specs" >"$out/musl-gcc.specs"
+	-e "s|/usr/lib/$musl|$lib|g" \
+	-e "s|^libgcc.a%s %:if-exists(libgcc_eh.a%s)\$|&$libc_again|" \
+	"$lib/musl-gcc.specs" >"$out/musl-gcc.specs"
 # linux-libc-dev:ARCH puts asm/ under the multiarch folder
 inc=$sys/usr/include
 [ -e "$inc/asm" ] || ln -s "$gnu/asm" "$inc/asm"
