@@ -1,5 +1,6 @@
 # modpreload: one plain Makefile.
 #   make            the static musl binaries (build/modpreload, build/modpreload-init)
+#   make ARCH=arm64 the same, cross-built under build/arm64/ (also ARCH=armhf)
 #   make check      every test: the fast tier, then real kernels under QEMU
 #   make check-fast the fast tier alone (minutes): unit (ASan/UBSan, TSan), fuzz smoke, lint
 #   make demo       boot Debian's kernel twice under QEMU: udev-style storm vs modpreload
@@ -17,6 +18,10 @@ INITCPIODIR ?= $(PREFIX)/lib/initcpio
 B := build
 
 MUSL_CC ?= musl-gcc
+# ARCH=arm64 or armhf: the static binaries cross-built under build/ARCH/
+ifneq ($(filter-out x86 x86_64 amd64,$(ARCH)),)
+include scripts/cross.mk
+endif
 CC ?= cc
 CLANG ?= clang
 WARN := -Wall -Wextra -Wmissing-prototypes -Wshadow -Wno-unused-parameter
@@ -115,6 +120,7 @@ deps:
 # test is news in minutes, not after the VM tier's half hour.
 check: deps
 	$(MAKE) all $(UNIT_BINS) $(FUZZERS:%=$(B)/fuzz/fuzz_%)
+	$(MAKE) ARCH=arm64 all
 	MP_FAST_FIRST=1 tests/run.sh
 check-fast: deps
 	$(MAKE) all $(UNIT_BINS) $(FUZZERS:%=$(B)/fuzz/fuzz_%)
