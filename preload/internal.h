@@ -96,6 +96,7 @@ int mp_read_fileat(int dirfd, const char *path, char *buf, size_t size, size_t *
 int mp_read_file_alloc(const char *path, size_t max, char **out, size_t *len);
 int mp_append(void *arrayp, int *n, int *cap, size_t elemsz);
 void mp_warn(struct mp_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void mp_warn_cb(void *ctx, const char *msg);
 void mp_logv(struct mp_ctx *ctx, int prio, const char *fmt, va_list ap);
 
 /* plan.c: libkmod resolution into the graph, single-threaded */
@@ -104,10 +105,12 @@ int mp_request(struct mp_ctx *ctx, const char *name_or_alias, enum mp_source src
 int mp_plan_note_missing(struct mp_plan *p, const char *name);
 const char *mp_source_name(enum mp_source s);
 
-/* graph.c: plan structure, independent of libkmod */
+/* graph.c: plan structure, independent of libkmod and of the context.
+ * What it changes on its own (a cycle broken) it says through warn. */
+typedef void (*mp_warn_fn)(void *data, const char *msg);
 int mp_graph_add(struct mp_plan *p, const char *name, int *idx);
 int mp_graph_depend(struct mp_plan *p, int mod, int dep, bool soft);
-int mp_graph_waves(struct mp_plan *p, struct mp_ctx *ctx);
+int mp_graph_waves(struct mp_plan *p, mp_warn_fn warn, void *data);
 int mp_graph_critical_path(const struct mp_plan *p, int *chain, int *len, uint64_t *ns);
 int mp_graph_finish(struct mp_plan *p, int idx, int *ready, int *nready);
 void mp_plan_free(struct mp_plan *p);

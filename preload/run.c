@@ -157,7 +157,7 @@ static int run_here(const struct mp_run_args *a)
 	if (r == 0 && !a->opts.dry_run && a->opts.kstats)
 		(void)mp_kstats_snapshot(ctx, false);
 	if (r == 0)
-		r = a->opts.dry_run ? mp_graph_waves(&ctx->plan, ctx) : mp_sched_run(ctx);
+		r = a->opts.dry_run ? mp_graph_waves(&ctx->plan, mp_warn_cb, ctx) : mp_sched_run(ctx);
 	if (r == 0 && !a->opts.dry_run && a->opts.kstats)
 		(void)mp_kstats_snapshot(ctx, true);
 	if (r < 0) {

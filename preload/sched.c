@@ -373,7 +373,7 @@ static int take_devices(struct sched *s, bool rescan)
 		return r;
 	if (ctx->plan.nmods == before)
 		return 0;
-	r = mp_graph_waves(&ctx->plan, ctx);
+	r = mp_graph_waves(&ctx->plan, mp_warn_cb, ctx);
 	if (r < 0)
 		return r;
 	count_waiting(&ctx->plan);
@@ -523,7 +523,7 @@ int mp_sched_run(struct mp_ctx *ctx)
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->work, NULL);
 	mp_budget_init(&s->budget, MP_DECOMPRESS_MAX);
-	r = pipe2(s->wake, O_CLOEXEC | O_NONBLOCK) < 0 ? -errno : mp_graph_waves(&ctx->plan, ctx);
+	r = pipe2(s->wake, O_CLOEXEC | O_NONBLOCK) < 0 ? -errno : mp_graph_waves(&ctx->plan, mp_warn_cb, ctx);
 	for (i = 0; i < ctx->jobs && r == 0; i++)
 		r = start_worker(s);
 	if (r == 0)

@@ -246,6 +246,12 @@ void mp_warn(struct mp_ctx *ctx, const char *fmt, ...)
 	p->warnings[p->nwarnings - 1] = s;
 }
 
+/* mp_warn for the stages that do not know the context (graph.c). */
+void mp_warn_cb(void *ctx, const char *msg)
+{
+	mp_warn(ctx, "%s", msg);
+}
+
 static const struct {
 	int err;
 	const char *name;
