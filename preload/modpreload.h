@@ -154,7 +154,16 @@ int mp_request_cmdline(struct mp_ctx *ctx);
 int mp_coldplug_scan(struct mp_ctx *ctx, enum mp_source src);
 
 /* --- scheduling and loading (sched.c) --- */
-int mp_sched_run(struct mp_ctx *ctx);
+/* Where the scheduler gets more work (run.c gives it). more() is asked on
+ * every turn while fd is open (rescan false), and with rescan true once the
+ * plan is done and settle_ms were quiet; NULL: never. It returns how many
+ * modules joined the plan, their waves computed, or -errno. */
+struct mp_feed {
+	int fd;
+	int (*more)(void *data, bool rescan);
+	void *data;
+};
+int mp_sched_run(struct mp_ctx *ctx, const struct mp_feed *feed);
 
 /* --- kernel statistics (kstats.c) --- */
 int mp_kstats_snapshot(struct mp_ctx *ctx, bool after);

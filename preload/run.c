@@ -114,6 +114,49 @@ static int gather(struct mp_ctx *ctx, const struct mp_run_args *a)
 	return r;
 }
 
+/* The one place the waves are computed, for a dry run as for a real one,
+ * at the start and whenever the plan has grown. */
+static int plan_waves(struct mp_ctx *ctx)
+{
+	return mp_graph_waves(&ctx->plan, mp_warn_cb, ctx);
+}
+
+/* The scheduler's feed: devices announced since the last call, or (rescan,
+ * or announcements lost) all of them again. */
+static int more_devices(void *data, bool rescan)
+{
+	struct mp_ctx *ctx = data;
+	int before = ctx->plan.nmods, r;
+
+	r = mp_coldplug_drain(ctx);
+	if (r == -ENOBUFS || rescan) {
+		if (r == -ENOBUFS)
+			mp_log(ctx, MP_LOG_INFO, "uevents were lost; rescanning %s/devices", ctx->sysfs);
+		r = mp_coldplug_scan(ctx, MP_SRC_UEVENT);
+	}
+	if (r < 0 || ctx->plan.nmods == before)
+		return r < 0 ? r : 0;
+	r = plan_waves(ctx);
+	return r < 0 ? r : ctx->plan.nmods - before;
+}
+
+static int schedule(struct mp_ctx *ctx, const struct mp_run_args *a)
+{
+	struct mp_feed feed = { ctx->uevent_fd, NULL, ctx };
+	int r = plan_waves(ctx);
+
+	if (a->opts.coldplug)
+		feed.more = more_devices;
+	if (r < 0 || a->opts.dry_run)
+		return r;
+	if (a->opts.kstats)
+		(void)mp_kstats_snapshot(ctx, false);
+	r = mp_sched_run(ctx, &feed);
+	if (r == 0 && a->opts.kstats)
+		(void)mp_kstats_snapshot(ctx, true);
+	return r;
+}
+
 static bool any_hung(const struct mp_ctx *ctx)
 {
 	int i;
@@ -154,12 +197,8 @@ static int run_here(const struct mp_run_args *a)
 				mp_errno_name(-ctx->uevent_fd));
 	}
 	r = gather(ctx, a);
-	if (r == 0 && !a->opts.dry_run && a->opts.kstats)
-		(void)mp_kstats_snapshot(ctx, false);
 	if (r == 0)
-		r = a->opts.dry_run ? mp_graph_waves(&ctx->plan, mp_warn_cb, ctx) : mp_sched_run(ctx);
-	if (r == 0 && !a->opts.dry_run && a->opts.kstats)
-		(void)mp_kstats_snapshot(ctx, true);
+		r = schedule(ctx, a);
 	if (r < 0) {
 		mp_log(ctx, MP_LOG_ERR, "stopped: %s (%s)", strerror(-r), mp_errno_name(-r));
 		ctx->fatal = ctx->plan.nmods == 0;

@@ -5,8 +5,8 @@
  * (dataflow), or, with --waves, when its whole wave may start.
  *
  * One thread, this one, owns the plan: it hands out jobs, applies results,
- * resolves new devices' modaliases with libkmod, and decides when a module
- * has hung. Workers only open a file and make the syscall (load.c). They
+ * and decides when a module has hung. New work comes from the conductor
+ * (run.c) through a feed, asked in this thread, never from here directly. Workers only open a file and make the syscall (load.c). They
  * talk to us through a mutex-protected queue and a pipe that wakes us (a
  * pipe, not an eventfd: tiny embedded kernels are built without eventfd).
  */
@@ -42,6 +42,7 @@ struct sched {
 	bool stop;
 	int wake[2];                   /* workers write a byte, we poll the other end */
 	int wave;                      /* --waves: the wave allowed to start */
+	struct mp_feed feed;           /* more work, from run.c */
 	struct mp_budget budget;       /* memory for images decompressed here */
 };
 
@@ -355,31 +356,18 @@ static bool stalled(struct sched *s)
 	return true;
 }
 
-/* New devices: resolve them (here, in the one libkmod thread) and let the
- * new modules in. Called with the lock held: the plan grows, and workers
- * hold only copies of pointers to strings that do not move. */
-static int take_devices(struct sched *s, bool rescan)
+/* More work from the conductor, which resolves it and computes the waves
+ * (in this thread, the one libkmod thread). Called with the lock held: the
+ * plan grows, and workers hold only copies of pointers to strings that do
+ * not move. */
+static int take_more(struct sched *s, bool rescan)
 {
-	struct mp_ctx *ctx = s->ctx;
-	int before = ctx->plan.nmods, r;
+	int r = s->feed.more(s->feed.data, rescan);
 
-	r = mp_coldplug_drain(ctx);
-	if (r == -ENOBUFS || rescan) {
-		if (r == -ENOBUFS)
-			mp_log(ctx, MP_LOG_INFO, "uevents were lost; rescanning %s/devices", ctx->sysfs);
-		r = mp_coldplug_scan(ctx, MP_SRC_UEVENT);
-	}
-	if (r < 0)
-		return r;
-	if (ctx->plan.nmods == before)
-		return 0;
-	r = mp_graph_waves(&ctx->plan, mp_warn_cb, ctx);
-	if (r < 0)
-		return r;
-	count_waiting(&ctx->plan);
-	return ctx->plan.nmods - before;
+	if (r > 0)
+		count_waiting(&s->ctx->plan);
+	return r;
 }
-
 
 /*
  * The loop stopped on an error while loads may be in flight. A worker in
@@ -414,21 +402,76 @@ static void drain(struct sched *s)
 	skip_rest(s, "not tried: loading stopped on an error", -1);
 }
 
+static bool idle(const struct sched *s)
+{
+	return s->qlen == 0 && s->running == 0;
+}
+
+enum next { WAIT, AGAIN, END };
+
+/*
+ * Nothing queued, nothing running: the next wave, more work, or the end.
+ * With a feed (coldplug), the devices the last loads made get settle_ms
+ * to be announced, then a rescan; one that brings nothing new ends the
+ * run. Called with the lock held.
+ */
+static enum next when_idle(struct sched *s, uint64_t *quiet_since, uint64_t *wait_ns, int *r)
+{
+	const struct mp_plan *p = &s->ctx->plan;
+	uint64_t settle = (uint64_t)s->ctx->opts.settle_ms * 1000000u, now = mp_now_ns();
+
+	if (!all_final(p, 0, false)) {
+		if (s->ctx->opts.waves && all_final(p, s->wave, true)) {
+			s->wave++;
+			*r = release_ready(s);
+			return AGAIN;
+		}
+		return stalled(s) ? END : AGAIN;
+	}
+	if (s->feed.more == NULL)
+		return END;
+	if (*quiet_since == 0)
+		*quiet_since = now;
+	if (now - *quiet_since < settle) {
+		if (settle - (now - *quiet_since) < *wait_ns)
+			*wait_ns = settle - (now - *quiet_since);
+		return WAIT;
+	}
+	*r = take_more(s, true);
+	if (*r <= 0)
+		return END;
+	*quiet_since = 0;
+	*r = release_ready(s);
+	return AGAIN;
+}
+
+/* Until a worker finishes, the feed has news, or wait_ns pass. Called with
+ * the lock held; drops it while it sleeps. */
+static void wait_for_news(struct sched *s, uint64_t wait_ns)
+{
+	struct pollfd pfd[2] = { { s->wake[0], POLLIN, 0 }, { s->feed.fd, POLLIN, 0 } };
+	char buf[64];
+
+	pthread_mutex_unlock(&s->lock);
+	if (poll(pfd, s->feed.fd >= 0 ? 2 : 1, (int)(wait_ns / 1000000u) + 1) > 0 &&
+	    (pfd[0].revents & POLLIN))
+		while (read(s->wake[0], buf, sizeof(buf)) > 0)
+			;
+	pthread_mutex_lock(&s->lock);
+}
+
 static int loop(struct sched *s)
 {
 	struct mp_ctx *ctx = s->ctx;
-	struct mp_plan *p = &ctx->plan;
 	uint64_t quiet_since = 0;
 	int r = 0;
 
 	pthread_mutex_lock(&s->lock);
-	count_waiting(p);
+	count_waiting(&ctx->plan);
 	r = release_ready(s);
 	while (r == 0) {
-		struct pollfd pfd[2] = { { s->wake[0], POLLIN, 0 }, { ctx->uevent_fd, POLLIN, 0 } };
+		enum next next = WAIT;
 		uint64_t wait_ns, now;
-		char buf[64];
-		int timeout_ms;
 
 		r = apply_results(s);
 		if (r < 0)
@@ -443,55 +486,23 @@ static int loop(struct sched *s)
 			skip_rest(s, "not tried: the run's time was up", -1);
 			break;
 		}
-		if (ctx->uevent_fd >= 0) {
-			r = take_devices(s, false);
-			if (r < 0)
-				break;
+		if (s->feed.fd >= 0) {
+			r = take_more(s, false);
 			if (r > 0)
 				quiet_since = 0;
-			r = release_ready(s);
+			if (r >= 0)
+				r = release_ready(s);
 			if (r < 0)
 				break;
 		}
-		if (ctx->opts.waves && s->qlen == 0 && s->running == 0 &&
-		    all_final(p, s->wave, true) && !all_final(p, 0, false)) {
-			s->wave++;
-			r = release_ready(s);
-			continue;
-		}
-		if (s->qlen == 0 && s->running == 0 && !all_final(p, 0, false) &&
-		    !ctx->opts.waves && stalled(s))
-			break;
-		if (s->qlen == 0 && s->running == 0 && all_final(p, 0, false)) {
-			/* Nothing left. With coldplug, give the devices the last
-			 * loads made time to be announced, then rescan: a rescan
-			 * that brings nothing new ends the run. */
-			uint64_t settle = (uint64_t)ctx->opts.settle_ms * 1000000u;
-
-			now = mp_now_ns();
-			if (!ctx->opts.coldplug)
-				break;
-			if (quiet_since == 0)
-				quiet_since = now;
-			if (now - quiet_since >= settle) {
-				r = take_devices(s, true);
-				if (r <= 0)
-					break;
-				quiet_since = 0;
-				r = release_ready(s);
-				continue;
-			}
-			if (settle - (now - quiet_since) < wait_ns)
-				wait_ns = settle - (now - quiet_since);
-		} else {
+		if (idle(s))
+			next = when_idle(s, &quiet_since, &wait_ns, &r);
+		else
 			quiet_since = 0;
-		}
-		pthread_mutex_unlock(&s->lock);
-		timeout_ms = (int)(wait_ns / 1000000u) + 1;
-		if (poll(pfd, ctx->uevent_fd >= 0 ? 2 : 1, timeout_ms) > 0 && (pfd[0].revents & POLLIN))
-			while (read(s->wake[0], buf, sizeof(buf)) > 0)
-				;
-		pthread_mutex_lock(&s->lock);
+		if (next == END || r < 0)
+			break;
+		if (next == WAIT)
+			wait_for_news(s, wait_ns);
 	}
 	if (r < 0)
 		drain(s);
@@ -509,7 +520,7 @@ static void stop_all(struct sched *s)
 	pthread_mutex_unlock(&s->lock);
 }
 
-int mp_sched_run(struct mp_ctx *ctx)
+int mp_sched_run(struct mp_ctx *ctx, const struct mp_feed *feed)
 {
 	struct sched *s = calloc(1, sizeof(*s));
 	uint64_t t = mp_now_ns();
@@ -519,11 +530,12 @@ int mp_sched_run(struct mp_ctx *ctx)
 	if (s == NULL)
 		return -ENOMEM;
 	s->ctx = ctx;
+	s->feed = *feed;
 	s->wake[0] = s->wake[1] = -1;
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->work, NULL);
 	mp_budget_init(&s->budget, MP_DECOMPRESS_MAX);
-	r = pipe2(s->wake, O_CLOEXEC | O_NONBLOCK) < 0 ? -errno : mp_graph_waves(&ctx->plan, mp_warn_cb, ctx);
+	r = pipe2(s->wake, O_CLOEXEC | O_NONBLOCK) < 0 ? -errno : 0;
 	for (i = 0; i < ctx->jobs && r == 0; i++)
 		r = start_worker(s);
 	if (r == 0)
