@@ -35,44 +35,56 @@ int mp_strmap_get(const struct mp_strmap *m, const char *key, int *val);
 int mp_strmap_put(struct mp_strmap *m, const char *key, int val);
 static inline void mp_strmap_freep(struct mp_strmap **m) { mp_strmap_free(*m); }
 
-struct mp_ctx {
-	struct mp_options opts;
+/*
+ * The context (ctx.c, the only file that knows its layout) is made of
+ * parts, each with one owner; the other stages get the part they need.
+ */
+
+/* What every stage, and every worker, may read; written only while the
+ * context is made, before any worker starts. */
+struct mp_env {
 	char moddir[PATH_MAX];
 	int moddir_fd;          /* O_PATH: modules are opened beneath it */
-	char kmod_dir[PATH_MAX]; /* what libkmod was given for moddir (ctx.c) */
-	int kmod_dir_fd;        /* the N of /proc/self/fd/N there, or -1 */
-	char shadow[PATH_MAX];  /* moddir without bad indexes, while it exists */
 	char kver[256];
 	char sysfs[PATH_MAX];
+	bool live_state;        /* sysfs describes the kernel we plan for */
 	char compression[16];   /* /sys/module/compression: in-kernel decompressor */
-	struct kmod_ctx *kmod;
-	mp_log_fn log;
-	void *log_data;
-
-	struct mp_plan plan;
-	struct mp_strmap *byname;   /* module name -> index in plan.mods */
-	struct mp_strmap *lookups;  /* normalised alias -> index in resolved[] */
-	struct mp_lookup *resolved;
-	int nresolved, capresolved;
-	struct mp_cmdline cmdline;
-
+	unsigned timeout_ms;    /* per module */
 	int jobs;
-	uint64_t t0;          /* CLOCK_MONOTONIC ns when the context was made */
-	uint64_t deadline;    /* when loading stops (opts.deadline_ms); 0: never */
-	uint64_t elapsed;     /* ns the schedule took */
-	int uevent_fd;        /* netlink, open while coldplug listens; -1 otherwise */
-	bool fatal;           /* nothing could be done: no index, no module dir */
-	bool live_state;      /* sysfs describes the kernel we plan for */
-	unsigned mark_epoch;  /* for mp_module.mark */
-	struct mp_strmap *devices; /* devpaths coldplug has asked for */
-
-	struct mp_kstats *kstats_before, *kstats_after;
-
-	/* modules.dep.bin, mapped by its check: libkmod drops a dependency
-	 * whose file is gone without telling its caller (plan.c) */
-	void *depbin;
-	size_t depbin_len;
+	uint64_t t0;            /* CLOCK_MONOTONIC ns when the context was made */
+	uint64_t deadline;      /* when loading stops (opts.deadline_ms); 0: never */
 };
+
+/* coldplug.c's own: the devices asked for, and the uevent socket. */
+struct mp_coldplug {
+	int uevent_fd;          /* netlink, open while coldplug listens; -1 otherwise */
+	struct mp_strmap *devices; /* devpaths coldplug has asked for */
+};
+
+/* What the run measured, beside the plan, for the report. */
+struct mp_result {
+	bool fatal;             /* nothing could be done: no index, no module dir */
+	uint64_t elapsed;       /* ns the schedule took */
+	struct mp_kstats *kstats_before, *kstats_after;
+};
+
+/* plan.c's own: libkmod and what it has resolved so far. */
+struct mp_resolver;
+int mp_plan_resolver_new(struct kmod_ctx *kmod, const void *depbin, size_t depbin_len,
+			 struct mp_resolver **out);
+void mp_plan_resolver_free(struct mp_resolver *r);
+
+/* ctx.c */
+const struct mp_options *mp_ctx_opts(const struct mp_ctx *ctx);
+const struct mp_env *mp_ctx_env(const struct mp_ctx *ctx);
+const struct mp_cmdline *mp_ctx_cmdline(const struct mp_ctx *ctx);
+struct mp_resolver *mp_ctx_resolver(struct mp_ctx *ctx);
+struct mp_coldplug *mp_ctx_coldplug(struct mp_ctx *ctx);
+struct mp_result *mp_ctx_result(const struct mp_ctx *ctx);
+char *mp_ctx_real_path(const struct mp_ctx *ctx, const char *path);
+void mp_logv(struct mp_ctx *ctx, int prio, const char *fmt, va_list ap);
+void mp_warn(struct mp_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void mp_warn_cb(void *ctx, const char *msg);
 
 /* The cached answer to one alias: the modules it stands for. */
 struct mp_lookup {
@@ -80,9 +92,6 @@ struct mp_lookup {
 	int nmods;
 	bool blacklisted;
 };
-
-/* ctx.c */
-char *mp_ctx_real_path(const struct mp_ctx *ctx, const char *path);
 
 /* util.c */
 uint64_t mp_now_ns(void);
@@ -95,9 +104,6 @@ int mp_read_file(const char *path, char *buf, size_t size, size_t *len);
 int mp_read_fileat(int dirfd, const char *path, char *buf, size_t size, size_t *len);
 int mp_read_file_alloc(const char *path, size_t max, char **out, size_t *len);
 int mp_append(void *arrayp, int *n, int *cap, size_t elemsz);
-void mp_warn(struct mp_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void mp_warn_cb(void *ctx, const char *msg);
-void mp_logv(struct mp_ctx *ctx, int prio, const char *fmt, va_list ap);
 
 /* plan.c: libkmod resolution into the graph, single-threaded */
 int mp_plan_resolve(struct mp_ctx *ctx, const char *alias, enum mp_source src, bool explicit_name);
@@ -136,8 +142,8 @@ struct mp_load_result {
 	bool read;        /* the file went to the kernel (or was decompressed) */
 	uint64_t t_start, t_end;
 };
-void mp_load(const struct mp_ctx *ctx, const struct mp_job *job, struct mp_load_result *res);
-int mp_module_initstate(const struct mp_ctx *ctx, const char *name);
+void mp_load(const struct mp_env *env, const struct mp_job *job, struct mp_load_result *res);
+int mp_module_initstate(const struct mp_env *env, const char *name);
 enum { MP_INITSTATE_NONE, MP_INITSTATE_LIVE, MP_INITSTATE_COMING,
        MP_INITSTATE_GOING, MP_INITSTATE_BUILTIN };
 

@@ -171,7 +171,7 @@ int mp_kstats_snapshot(struct mp_ctx *ctx, bool after)
 
 	if (buf == NULL || st == NULL)
 		return -ENOMEM;
-	snprintf(dir, sizeof(dir), "%s/kernel/debug", ctx->sysfs);
+	snprintf(dir, sizeof(dir), "%s/kernel/debug", mp_ctx_env(ctx)->sysfs);
 	snprintf(path, sizeof(path), "%s/modules/stats", dir);
 	r = read_once(path, buf, KSTATS_READ_MAX, &len);
 	if (r == -ENOENT && access(dir, F_OK) == 0 &&
@@ -191,8 +191,8 @@ int mp_kstats_snapshot(struct mp_ctx *ctx, bool after)
 		return r;
 	}
 	if (after)
-		ctx->kstats_after = TAKE_PTR(st);
+		mp_ctx_result(ctx)->kstats_after = TAKE_PTR(st);
 	else
-		ctx->kstats_before = TAKE_PTR(st);
+		mp_ctx_result(ctx)->kstats_before = TAKE_PTR(st);
 	return 0;
 }

@@ -138,9 +138,7 @@ struct mp_options {
 int mp_ctx_new(const struct mp_options *opts, mp_log_fn log, void *log_data,
 	       struct mp_ctx **out);
 void mp_ctx_free(struct mp_ctx *ctx);
-struct mp_plan *mp_ctx_plan(struct mp_ctx *ctx);
-const char *mp_ctx_moddir(const struct mp_ctx *ctx);
-const char *mp_ctx_kver(const struct mp_ctx *ctx);
+struct mp_plan *mp_ctx_plan(const struct mp_ctx *ctx);
 void mp_log(struct mp_ctx *ctx, int prio, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

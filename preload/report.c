@@ -29,7 +29,7 @@ struct totals {
 
 static void totals(const struct mp_ctx *ctx, struct totals *t)
 {
-	const struct mp_plan *p = &ctx->plan;
+	const struct mp_plan *p = mp_ctx_plan(ctx);
 	int i;
 
 	memset(t, 0, sizeof(*t));
@@ -48,7 +48,7 @@ static void totals(const struct mp_ctx *ctx, struct totals *t)
 			t->bytes_not_read_deps += (uint64_t)m->size * (m->requests - 1);
 		}
 		/* a dry run counts what it would read */
-		if (m->read || (ctx->opts.dry_run && m->state == MP_PENDING))
+		if (m->read || (mp_ctx_opts(ctx)->dry_run && m->state == MP_PENDING))
 			t->bytes_read += (uint64_t)m->size;
 		if (m->wave + 1 > t->nwaves)
 			t->nwaves = m->wave + 1;
@@ -57,7 +57,7 @@ static void totals(const struct mp_ctx *ctx, struct totals *t)
 
 static const char *state_for_report(const struct mp_ctx *ctx, enum mp_state s)
 {
-	return ctx->opts.dry_run && s == MP_PENDING ? "planned" : mp_state_name(s);
+	return mp_ctx_opts(ctx)->dry_run && s == MP_PENDING ? "planned" : mp_state_name(s);
 }
 
 static void json_requests(struct mp_json *j, const struct mp_plan *p)
@@ -131,7 +131,7 @@ static void json_critical(struct mp_json *j, const struct mp_plan *p)
 
 static void json_module(struct mp_json *j, const struct mp_ctx *ctx, const struct mp_module *m)
 {
-	const struct mp_plan *p = &ctx->plan;
+	const struct mp_plan *p = mp_ctx_plan(ctx);
 	int i;
 
 	mp_json_obj_begin(j, NULL);
@@ -184,7 +184,8 @@ static void json_kstats_fields(struct mp_json *j, const char *k, const struct mp
 
 static void json_kstats(struct mp_json *j, const struct mp_ctx *ctx)
 {
-	const struct mp_kstats *b = ctx->kstats_before, *a = ctx->kstats_after;
+	const struct mp_result *res = mp_ctx_result(ctx);
+	const struct mp_kstats *b = res->kstats_before, *a = res->kstats_after;
 	int i;
 
 	if (b == NULL || a == NULL) {
@@ -219,7 +220,9 @@ static void json_kstats(struct mp_json *j, const struct mp_ctx *ctx)
 
 int mp_report_json(struct mp_ctx *ctx, int fd)
 {
-	const struct mp_plan *p = &ctx->plan;
+	const struct mp_plan *p = mp_ctx_plan(ctx);
+	const struct mp_options *o = mp_ctx_opts(ctx);
+	const struct mp_env *env = mp_ctx_env(ctx);
 	struct mp_json j;
 	struct totals t;
 	int i;
@@ -228,14 +231,14 @@ int mp_report_json(struct mp_ctx *ctx, int fd)
 	mp_json_init(&j, fd);
 	mp_json_obj_begin(&j, NULL);
 	mp_json_str(&j, "modpreload", MP_VERSION);
-	mp_json_str(&j, "kernel", ctx->kver);
-	mp_json_str(&j, "moddir", ctx->moddir);
-	mp_json_bool(&j, "dry_run", ctx->opts.dry_run);
-	mp_json_str(&j, "mode", ctx->opts.waves ? "waves" : "dataflow");
-	mp_json_u64(&j, "jobs", (uint64_t)ctx->jobs);
-	mp_json_u64(&j, "timeout_ms", ctx->opts.timeout_ms);
-	mp_json_str(&j, "kernel_decompression", ctx->compression[0] ? ctx->compression : NULL);
-	mp_json_ms(&j, "elapsed_ms", ctx->elapsed);
+	mp_json_str(&j, "kernel", env->kver);
+	mp_json_str(&j, "moddir", env->moddir);
+	mp_json_bool(&j, "dry_run", o->dry_run);
+	mp_json_str(&j, "mode", o->waves ? "waves" : "dataflow");
+	mp_json_u64(&j, "jobs", (uint64_t)env->jobs);
+	mp_json_u64(&j, "timeout_ms", env->timeout_ms);
+	mp_json_str(&j, "kernel_decompression", env->compression[0] ? env->compression : NULL);
+	mp_json_ms(&j, "elapsed_ms", mp_ctx_result(ctx)->elapsed);
 	json_requests(&j, p);
 	mp_json_u64(&j, "unique", (uint64_t)p->nmods);
 	mp_json_u64(&j, "duplicates_collapsed", t.dup);
@@ -248,7 +251,7 @@ int mp_report_json(struct mp_ctx *ctx, int fd)
 	mp_json_obj_begin(&j, "counts");
 	for (i = MP_LOADED; i <= MP_HUNG; i++)
 		mp_json_u64(&j, mp_state_name(i), t.by_state[i]);
-	if (ctx->opts.dry_run)
+	if (o->dry_run)
 		mp_json_u64(&j, "planned", t.by_state[MP_PENDING]);
 	mp_json_u64(&j, "no_device", t.no_device);
 	mp_json_obj_end(&j);
@@ -281,17 +284,18 @@ static void summary_kstats(struct mp_ctx *ctx)
 		"Mods failed on becoming", "Mods failed on load", "Failed becoming bytes",
 		"Failed kmod bytes", "Virtual mem wasted bytes",
 	};
+	const struct mp_result *res = mp_ctx_result(ctx);
 	char line[512];
 	size_t i, len = 0;
 
-	if (ctx->kstats_before == NULL || ctx->kstats_after == NULL)
+	if (res->kstats_before == NULL || res->kstats_after == NULL)
 		return;
 	for (i = 0; i < ARRAY_SIZE(keys); i++) {
 		uint64_t b = 0, a = 0;
 
-		if (mp_kstats_get(ctx->kstats_after, keys[i], &a) < 0)
+		if (mp_kstats_get(res->kstats_after, keys[i], &a) < 0)
 			continue;
-		mp_kstats_get(ctx->kstats_before, keys[i], &b);
+		mp_kstats_get(res->kstats_before, keys[i], &b);
 		len += (size_t)snprintf(line + len, sizeof(line) - len, "%s%s +%llu",
 					len ? ", " : "", keys[i], (unsigned long long)(a - b));
 		if (len >= sizeof(line))
@@ -345,7 +349,7 @@ static void problem(struct mp_ctx *ctx, struct problem_line *lines, int kind,
 	va_end(ap);
 	if (n < 0)
 		return;
-	if (!ctx->opts.grouped) {
+	if (!mp_ctx_opts(ctx)->grouped) {
 		mp_log(ctx, problem_kinds[kind].prio, "%s%s", problem_kinds[kind].prefix, item);
 		return;
 	}
@@ -361,7 +365,8 @@ static void problem(struct mp_ctx *ctx, struct problem_line *lines, int kind,
 
 static void problems(struct mp_ctx *ctx)
 {
-	const struct mp_plan *p = &ctx->plan;
+	const struct mp_plan *p = mp_ctx_plan(ctx);
+	bool grouped = mp_ctx_opts(ctx)->grouped;
 	struct problem_line lines[PB_MAX] = { 0 };
 	int i;
 
@@ -376,14 +381,14 @@ static void problems(struct mp_ctx *ctx)
 				m->fail_why ? m->fail_why : mp_load_error(m->err), mp_errno_name(m->err));
 		else if (m->state == MP_HUNG)
 			problem(ctx, lines, PB_HUNG, "%s: init() did not return within %u ms",
-				m->name, ctx->opts.timeout_ms);
+				m->name, mp_ctx_env(ctx)->timeout_ms);
 		else if (m->state == MP_SKIPPED)
 			problem(ctx, lines, m->excluded ? PB_LEFT_OUT : PB_SKIPPED, "%s: %s",
 				m->name, m->skip_why ? m->skip_why : "");
 	}
 	for (i = 0; i < p->nmissing; i++)
 		problem(ctx, lines, PB_MISSING, "%s", p->missing[i]);
-	for (i = 0; ctx->opts.grouped && i < PB_MAX; i++) {
+	for (i = 0; grouped && i < PB_MAX; i++) {
 		const struct problem_line *l = &lines[i];
 		char more[48] = "";
 
@@ -398,7 +403,7 @@ static void problems(struct mp_ctx *ctx)
 
 void mp_report_summary(struct mp_ctx *ctx)
 {
-	const struct mp_plan *p = &ctx->plan;
+	const struct mp_plan *p = mp_ctx_plan(ctx);
 	char src[256], nr[32], crit[512];
 	_cleanup_free_ int *chain = malloc(((size_t)p->nmods + 1) * sizeof(int));
 	struct totals t;
@@ -420,7 +425,7 @@ void mp_report_summary(struct mp_ctx *ctx)
 		for (i = 0; i < n && clen < sizeof(crit); i++)
 			clen += (size_t)snprintf(crit + clen, sizeof(crit) - clen, "%s%s",
 						 i ? " > " : "", p->mods[chain[i]].name);
-	if (ctx->opts.dry_run)
+	if (mp_ctx_opts(ctx)->dry_run)
 		mp_log(ctx, MP_LOG_NOTICE, "dry run: %u to load, %u already live, %u builtin in %d waves; "
 		       "longest chain: %s", t.by_state[MP_PENDING], t.by_state[MP_LIVE],
 		       t.by_state[MP_BUILTIN], t.nwaves, crit);
@@ -430,7 +435,7 @@ void mp_report_summary(struct mp_ctx *ctx)
 		       "critical path %.1f ms: %s",
 		       t.by_state[MP_LOADED], t.by_state[MP_LIVE], t.by_state[MP_BUILTIN],
 		       t.by_state[MP_FAILED], t.by_state[MP_SKIPPED], t.by_state[MP_HUNG], t.no_device, t.nwaves,
-		       (double)ctx->elapsed / 1e6, (double)cns / 1e6, crit);
+		       (double)mp_ctx_result(ctx)->elapsed / 1e6, (double)cns / 1e6, crit);
 
 	problems(ctx);
 	summary_kstats(ctx);
@@ -466,10 +471,10 @@ bool mp_module_no_device(const struct mp_plan *p, const struct mp_module *m)
 
 int mp_exit_status(const struct mp_ctx *ctx)
 {
-	const struct mp_plan *p = &ctx->plan;
+	const struct mp_plan *p = mp_ctx_plan(ctx);
 	int i;
 
-	if (ctx->fatal)
+	if (mp_ctx_result(ctx)->fatal)
 		return MP_EXIT_NOTHING;
 	if (p->req_missing > 0)
 		return MP_EXIT_SOME_FAILED;

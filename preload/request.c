@@ -13,7 +13,7 @@
 
 int mp_request(struct mp_ctx *ctx, const char *name, enum mp_source src)
 {
-	struct mp_plan *p = &ctx->plan;
+	struct mp_plan *p = mp_ctx_plan(ctx);
 	bool explicit_name = src == MP_SRC_ARGUMENT || src == MP_SRC_CONFIG || src == MP_SRC_CMDLINE;
 
 	if (src >= MP_SRC_MAX)
@@ -138,10 +138,11 @@ int mp_request_config_dirs(struct mp_ctx *ctx, const char *root)
 
 int mp_request_cmdline(struct mp_ctx *ctx)
 {
+	const struct mp_cmdline *cl = mp_ctx_cmdline(ctx);
 	int i, r;
 
-	for (i = 0; i < ctx->cmdline.nmodules; i++) {
-		r = mp_request(ctx, ctx->cmdline.modules[i], MP_SRC_CMDLINE);
+	for (i = 0; i < cl->nmodules; i++) {
+		r = mp_request(ctx, cl->modules[i], MP_SRC_CMDLINE);
 		if (r < 0)
 			return r;
 	}

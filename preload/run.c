@@ -118,7 +118,7 @@ static int gather(struct mp_ctx *ctx, const struct mp_run_args *a)
  * at the start and whenever the plan has grown. */
 static int plan_waves(struct mp_ctx *ctx)
 {
-	return mp_graph_waves(&ctx->plan, mp_warn_cb, ctx);
+	return mp_graph_waves(mp_ctx_plan(ctx), mp_warn_cb, ctx);
 }
 
 /* The scheduler's feed: devices announced since the last call, or (rescan,
@@ -126,23 +126,26 @@ static int plan_waves(struct mp_ctx *ctx)
 static int more_devices(void *data, bool rescan)
 {
 	struct mp_ctx *ctx = data;
-	int before = ctx->plan.nmods, r;
+	const struct mp_plan *p = mp_ctx_plan(ctx);
+	int before = p->nmods, r;
 
 	r = mp_coldplug_drain(ctx);
 	if (r == -ENOBUFS || rescan) {
 		if (r == -ENOBUFS)
-			mp_log(ctx, MP_LOG_INFO, "uevents were lost; rescanning %s/devices", ctx->sysfs);
+			mp_log(ctx, MP_LOG_INFO, "uevents were lost; rescanning %s/devices",
+			       mp_ctx_env(ctx)->sysfs);
 		r = mp_coldplug_scan(ctx, MP_SRC_UEVENT);
 	}
-	if (r < 0 || ctx->plan.nmods == before)
+	if (r < 0 || p->nmods == before)
 		return r < 0 ? r : 0;
 	r = plan_waves(ctx);
-	return r < 0 ? r : ctx->plan.nmods - before;
+	return r < 0 ? r : p->nmods - before;
 }
 
 static int schedule(struct mp_ctx *ctx, const struct mp_run_args *a)
 {
-	struct mp_feed feed = { ctx->uevent_fd, NULL, ctx };
+	struct mp_feed feed = { mp_ctx_coldplug(ctx)->uevent_fd, NULL, ctx };
+	uint64_t t;
 	int r = plan_waves(ctx);
 
 	if (a->opts.coldplug)
@@ -151,7 +154,9 @@ static int schedule(struct mp_ctx *ctx, const struct mp_run_args *a)
 		return r;
 	if (a->opts.kstats)
 		(void)mp_kstats_snapshot(ctx, false);
+	t = mp_now_ns();
 	r = mp_sched_run(ctx, &feed);
+	mp_ctx_result(ctx)->elapsed = mp_now_ns() - t;
 	if (r == 0 && a->opts.kstats)
 		(void)mp_kstats_snapshot(ctx, true);
 	return r;
@@ -159,10 +164,11 @@ static int schedule(struct mp_ctx *ctx, const struct mp_run_args *a)
 
 static bool any_hung(const struct mp_ctx *ctx)
 {
+	const struct mp_plan *p = mp_ctx_plan(ctx);
 	int i;
 
-	for (i = 0; i < ctx->plan.nmods; i++)
-		if (ctx->plan.mods[i].state == MP_HUNG)
+	for (i = 0; i < p->nmods; i++)
+		if (p->mods[i].state == MP_HUNG)
 			return true;
 	return false;
 }
@@ -170,6 +176,8 @@ static bool any_hung(const struct mp_ctx *ctx)
 static int run_here(const struct mp_run_args *a)
 {
 	struct mp_ctx *ctx = NULL;
+	struct mp_coldplug *cp;
+	struct mp_result *res;
 	int r, status, wr = 0;
 
 	r = mp_ctx_new(&a->opts, a->log, a->log_data, &ctx);
@@ -177,13 +185,15 @@ static int run_here(const struct mp_run_args *a)
 		/* not even a context to log through: the caller's log is ours */
 		return MP_EXIT_NOTHING;
 	}
-	if (ctx->fatal) {
+	res = mp_ctx_result(ctx);
+	cp = mp_ctx_coldplug(ctx);
+	if (res->fatal) {
 		if (a->report_path)
 			write_report(ctx, a->report_path);
 		mp_ctx_free(ctx);
 		return MP_EXIT_NOTHING;
 	}
-	if (ctx->cmdline.disabled) {
+	if (mp_ctx_cmdline(ctx)->disabled) {
 		mp_log(ctx, MP_LOG_NOTICE, "disabled by rd.modpreload=0 on the kernel command line");
 		mp_ctx_free(ctx);
 		return MP_EXIT_OK;
@@ -191,17 +201,17 @@ static int run_here(const struct mp_run_args *a)
 	/* Listen before the scan, so a device that appears between the two
 	 * is heard rather than lost. */
 	if (a->opts.coldplug && !a->opts.dry_run) {
-		ctx->uevent_fd = mp_uevent_listen();
-		if (ctx->uevent_fd < 0)
+		cp->uevent_fd = mp_uevent_listen();
+		if (cp->uevent_fd < 0)
 			mp_warn(ctx, "cannot listen for uevents (%s); new devices are found by a rescan",
-				mp_errno_name(-ctx->uevent_fd));
+				mp_errno_name(-cp->uevent_fd));
 	}
 	r = gather(ctx, a);
 	if (r == 0)
 		r = schedule(ctx, a);
 	if (r < 0) {
 		mp_log(ctx, MP_LOG_ERR, "stopped: %s (%s)", strerror(-r), mp_errno_name(-r));
-		ctx->fatal = ctx->plan.nmods == 0;
+		res->fatal = mp_ctx_plan(ctx)->nmods == 0;
 	}
 	if (a->report_path)
 		wr = write_report(ctx, a->report_path);
