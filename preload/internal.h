@@ -8,7 +8,12 @@
 #include <stdlib.h>
 
 #include "modpreload.h"
+#include "model.h"
 #include "cmdline.h"
+#include "util.h"
+
+struct kmod_ctx;
+struct mp_ctx;
 
 #define _cleanup_(f) __attribute__((cleanup(f)))
 #define _cleanup_free_ _cleanup_(mp_freep)
@@ -18,7 +23,6 @@
 #define MP_STR(x) MP_STR_(x)
 
 static inline void mp_freep(void *p) { free(*(void **)p); }
-void mp_closep(int *fd);
 
 /* Hand ownership on: the cleanup attribute then frees NULL. */
 #define TAKE_PTR(p) ({ __typeof__(p) _p = (p); (p) = NULL; _p; })
@@ -74,7 +78,11 @@ int mp_plan_resolver_new(struct kmod_ctx *kmod, const void *depbin, size_t depbi
 			 struct mp_resolver **out);
 void mp_plan_resolver_free(struct mp_resolver *r);
 
-/* ctx.c */
+/* --- context (ctx.c) --- */
+int mp_ctx_new(const struct mp_options *opts, mp_log_fn log, void *log_data,
+	       struct mp_ctx **out);
+void mp_ctx_free(struct mp_ctx *ctx);
+struct mp_plan *mp_ctx_plan(const struct mp_ctx *ctx);
 const struct mp_options *mp_ctx_opts(const struct mp_ctx *ctx);
 const struct mp_env *mp_ctx_env(const struct mp_ctx *ctx);
 const struct mp_cmdline *mp_ctx_cmdline(const struct mp_ctx *ctx);
@@ -82,9 +90,36 @@ struct mp_resolver *mp_ctx_resolver(struct mp_ctx *ctx);
 struct mp_coldplug *mp_ctx_coldplug(struct mp_ctx *ctx);
 struct mp_result *mp_ctx_result(const struct mp_ctx *ctx);
 char *mp_ctx_real_path(const struct mp_ctx *ctx, const char *path);
+void mp_log(struct mp_ctx *ctx, int prio, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 void mp_logv(struct mp_ctx *ctx, int prio, const char *fmt, va_list ap);
 void mp_warn(struct mp_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void mp_warn_cb(void *ctx, const char *msg);
+
+/* --- requests (request.c) --- */
+int mp_request_config_file(struct mp_ctx *ctx, const char *path);
+int mp_request_config_dirs(struct mp_ctx *ctx, const char *root);
+int mp_request_cmdline(struct mp_ctx *ctx);
+
+/* --- coldplug (coldplug.c) --- */
+int mp_coldplug_scan(struct mp_ctx *ctx, enum mp_source src);
+
+/* --- scheduling and loading (sched.c) --- */
+/* Where the scheduler gets more work (run.c gives it). more() is asked on
+ * every turn while fd is open (rescan false), and with rescan true once the
+ * plan is done and settle_ms were quiet; NULL: never. It returns how many
+ * modules joined the plan, their waves computed, or -errno. */
+struct mp_feed {
+	int fd;
+	int (*more)(void *data, bool rescan);
+	void *data;
+};
+int mp_sched_run(struct mp_ctx *ctx, const struct mp_feed *feed);
+
+/* --- report (report.c) --- */
+int mp_report_json(struct mp_ctx *ctx, int fd);
+void mp_report_summary(struct mp_ctx *ctx);
+int mp_exit_status(const struct mp_ctx *ctx);
 
 /* The cached answer to one alias: the modules it stands for. */
 struct mp_lookup {
@@ -92,18 +127,6 @@ struct mp_lookup {
 	int nmods;
 	bool blacklisted;
 };
-
-/* util.c */
-uint64_t mp_now_ns(void);
-const char *mp_load_error(int err);
-char *mp_strdup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-int mp_normalize_name(const char *in, char *out, size_t outsz);
-bool mp_name_is_safe(const char *name);
-void mp_escape(const char *in, size_t len, char *out, size_t outsz);
-int mp_read_file(const char *path, char *buf, size_t size, size_t *len);
-int mp_read_fileat(int dirfd, const char *path, char *buf, size_t size, size_t *len);
-int mp_read_file_alloc(const char *path, size_t max, char **out, size_t *len);
-int mp_append(void *arrayp, int *n, int *cap, size_t elemsz);
 
 /* plan.c: libkmod resolution into the graph, single-threaded */
 int mp_plan_resolve(struct mp_ctx *ctx, const char *alias, enum mp_source src, bool explicit_name);
@@ -121,6 +144,7 @@ int mp_graph_critical_path(const struct mp_plan *p, int *chain, int *len, uint64
 int mp_graph_finish(struct mp_plan *p, int idx, int *ready, int *nready);
 void mp_plan_free(struct mp_plan *p);
 bool mp_state_done(enum mp_state s);
+const char *mp_state_name(enum mp_state s);
 bool mp_module_no_device(const struct mp_plan *p, const struct mp_module *m);
 bool mp_state_ok(enum mp_state s);
 
@@ -201,6 +225,7 @@ struct mp_kstats {
 };
 int mp_kstats_parse(const char *buf, size_t len, struct mp_kstats *out);
 int mp_kstats_get(const struct mp_kstats *s, const char *label, uint64_t *v);
+int mp_kstats_snapshot(const char *sysfs, struct mp_kstats **out, mp_warn_fn warn, void *data);
 
 /* confparse.c: modules-load.d syntax */
 typedef int (*mp_conf_cb)(void *data, const char *name, unsigned line);

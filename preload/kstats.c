@@ -160,7 +160,9 @@ static int read_once(const char *path, char *buf, size_t size, size_t *len)
 	return 0;
 }
 
-int mp_kstats_snapshot(struct mp_ctx *ctx, bool after)
+/* What sysfs/kernel/debug/modules/stats says now, in a new *out; a file
+ * that is there but cannot be parsed is said through warn. */
+int mp_kstats_snapshot(const char *sysfs, struct mp_kstats **out, mp_warn_fn warn, void *data)
 {
 	_cleanup_free_ char *buf = malloc(KSTATS_READ_MAX);
 	_cleanup_free_ struct mp_kstats *st = calloc(1, sizeof(*st));
@@ -171,7 +173,7 @@ int mp_kstats_snapshot(struct mp_ctx *ctx, bool after)
 
 	if (buf == NULL || st == NULL)
 		return -ENOMEM;
-	snprintf(dir, sizeof(dir), "%s/kernel/debug", mp_ctx_env(ctx)->sysfs);
+	snprintf(dir, sizeof(dir), "%s/kernel/debug", sysfs);
 	snprintf(path, sizeof(path), "%s/modules/stats", dir);
 	r = read_once(path, buf, KSTATS_READ_MAX, &len);
 	if (r == -ENOENT && access(dir, F_OK) == 0 &&
@@ -186,13 +188,13 @@ int mp_kstats_snapshot(struct mp_ctx *ctx, bool after)
 		return r;
 	r = mp_kstats_parse(buf, len, st);
 	if (r < 0) {
-		mp_warn(ctx, "%s: cannot parse the kernel's module statistics: %s",
-			path, mp_errno_name(-r));
+		char msg[PATH_MAX + 128];
+
+		snprintf(msg, sizeof(msg), "%s: cannot parse the kernel's module statistics: %s",
+			 path, mp_errno_name(-r));
+		warn(data, msg);
 		return r;
 	}
-	if (after)
-		mp_ctx_result(ctx)->kstats_after = TAKE_PTR(st);
-	else
-		mp_ctx_result(ctx)->kstats_before = TAKE_PTR(st);
+	*out = TAKE_PTR(st);
 	return 0;
 }

@@ -9,17 +9,6 @@
 
 #include "internal.h"
 
-static const char *const state_names[] = {
-	[MP_PENDING] = "pending", [MP_QUEUED] = "queued", [MP_RUNNING] = "running",
-	[MP_LOADED] = "loaded",   [MP_LIVE] = "live",     [MP_BUILTIN] = "builtin",
-	[MP_FAILED] = "failed",   [MP_SKIPPED] = "skipped", [MP_HUNG] = "hung",
-};
-
-const char *mp_state_name(enum mp_state s)
-{
-	return (unsigned)s < ARRAY_SIZE(state_names) ? state_names[s] : "?";
-}
-
 struct totals {
 	unsigned by_state[MP_HUNG + 1];
 	unsigned no_device;

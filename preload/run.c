@@ -142,6 +142,14 @@ static int more_devices(void *data, bool rescan)
 	return r < 0 ? r : p->nmods - before;
 }
 
+static void kstats(struct mp_ctx *ctx, bool after)
+{
+	struct mp_result *res = mp_ctx_result(ctx);
+
+	(void)mp_kstats_snapshot(mp_ctx_env(ctx)->sysfs, after ? &res->kstats_after :
+				 &res->kstats_before, mp_warn_cb, ctx);
+}
+
 static int schedule(struct mp_ctx *ctx, const struct mp_run_args *a)
 {
 	struct mp_feed feed = { mp_ctx_coldplug(ctx)->uevent_fd, NULL, ctx };
@@ -153,12 +161,12 @@ static int schedule(struct mp_ctx *ctx, const struct mp_run_args *a)
 	if (r < 0 || a->opts.dry_run)
 		return r;
 	if (a->opts.kstats)
-		(void)mp_kstats_snapshot(ctx, false);
+		kstats(ctx, false);
 	t = mp_now_ns();
 	r = mp_sched_run(ctx, &feed);
 	mp_ctx_result(ctx)->elapsed = mp_now_ns() - t;
 	if (r == 0 && a->opts.kstats)
-		(void)mp_kstats_snapshot(ctx, true);
+		kstats(ctx, true);
 	return r;
 }
 
