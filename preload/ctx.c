@@ -478,7 +478,7 @@ void mp_ctx_free(struct mp_ctx *ctx)
 		close(ctx->env.moddir_fd);
 	if (ctx->depbin)
 		munmap(ctx->depbin, ctx->depbin_len);
-	mp_plan_free(&ctx->plan);
+	mp_graph_free(&ctx->plan);
 	mp_cmdline_free(&ctx->cmdline);
 	free(ctx->result.kstats_before);
 	free(ctx->result.kstats_after);

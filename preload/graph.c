@@ -325,20 +325,7 @@ int mp_graph_finish(struct mp_plan *p, int idx, int *ready, int *nready)
 	return 0;
 }
 
-int mp_plan_note_missing(struct mp_plan *p, const char *name)
-{
-	char *copy = strdup(name);
-	int cap = p->nmissing;
-
-	if (copy == NULL || mp_append(&p->missing, &p->nmissing, &cap, sizeof(char *)) < 0) {
-		free(copy);
-		return -ENOMEM;
-	}
-	p->missing[p->nmissing - 1] = copy;
-	return 0;
-}
-
-void mp_plan_free(struct mp_plan *p)
+void mp_graph_free(struct mp_plan *p)
 {
 	int i;
 

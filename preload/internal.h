@@ -100,6 +100,7 @@ void mp_warn_cb(void *ctx, const char *msg);
 int mp_request_config_file(struct mp_ctx *ctx, const char *path);
 int mp_request_config_dirs(struct mp_ctx *ctx, const char *root);
 int mp_request_cmdline(struct mp_ctx *ctx);
+const char *mp_request_source_name(enum mp_source s);
 
 /* --- coldplug (coldplug.c) --- */
 int mp_coldplug_scan(struct mp_ctx *ctx, enum mp_source src);
@@ -131,8 +132,6 @@ struct mp_lookup {
 /* plan.c: libkmod resolution into the graph, single-threaded */
 int mp_plan_resolve(struct mp_ctx *ctx, const char *alias, enum mp_source src, bool explicit_name);
 int mp_request(struct mp_ctx *ctx, const char *name_or_alias, enum mp_source src);
-int mp_plan_note_missing(struct mp_plan *p, const char *name);
-const char *mp_source_name(enum mp_source s);
 
 /* graph.c: plan structure, independent of libkmod and of the context.
  * What it changes on its own (a cycle broken) it says through warn. */
@@ -142,7 +141,7 @@ int mp_graph_depend(struct mp_plan *p, int mod, int dep, bool soft);
 int mp_graph_waves(struct mp_plan *p, mp_warn_fn warn, void *data);
 int mp_graph_critical_path(const struct mp_plan *p, int *chain, int *len, uint64_t *ns);
 int mp_graph_finish(struct mp_plan *p, int idx, int *ready, int *nready);
-void mp_plan_free(struct mp_plan *p);
+void mp_graph_free(struct mp_plan *p);
 bool mp_state_done(enum mp_state s);
 const char *mp_state_name(enum mp_state s);
 bool mp_module_no_device(const struct mp_plan *p, const struct mp_module *m);
@@ -167,9 +166,11 @@ struct mp_load_result {
 	uint64_t t_start, t_end;
 };
 void mp_load(const struct mp_env *env, const struct mp_job *job, struct mp_load_result *res);
-int mp_module_initstate(const struct mp_env *env, const char *name);
+
+/* initstate.c */
 enum { MP_INITSTATE_NONE, MP_INITSTATE_LIVE, MP_INITSTATE_COMING,
        MP_INITSTATE_GOING, MP_INITSTATE_BUILTIN };
+int mp_initstate(const char *sysfs, const char *name);
 
 /* decompress.c */
 enum mp_compression { MP_COMP_NONE, MP_COMP_ZSTD, MP_COMP_XZ, MP_COMP_GZIP };

@@ -28,30 +28,6 @@ struct mp_open_how {
 	uint64_t flags, mode, resolve;
 };
 
-int mp_module_initstate(const struct mp_env *env, const char *name)
-{
-	char path[PATH_MAX + 64], buf[32];
-	struct stat st;
-	int r;
-
-	snprintf(path, sizeof(path), "%s/module/%s/initstate", env->sysfs, name);
-	r = mp_read_file(path, buf, sizeof(buf), NULL);
-	if (r == 0) {
-		if (strncmp(buf, "live", 4) == 0)
-			return MP_INITSTATE_LIVE;
-		if (strncmp(buf, "coming", 6) == 0)
-			return MP_INITSTATE_COMING;
-		if (strncmp(buf, "going", 5) == 0)
-			return MP_INITSTATE_GOING;
-		return MP_INITSTATE_NONE;
-	}
-	/* A directory without initstate is a builtin with parameters. */
-	snprintf(path, sizeof(path), "%s/module/%s", env->sysfs, name);
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-		return MP_INITSTATE_BUILTIN;
-	return MP_INITSTATE_NONE;
-}
-
 /*
  * Only files beneath the module directory are ever opened. The index
  * gives absolute paths; a corrupt or hostile one could name anything, so
@@ -103,7 +79,7 @@ static void sleep_ms(unsigned ms)
 static int wait_other_load(const struct mp_env *env, const char *name, uint64_t deadline)
 {
 	while (mp_now_ns() < deadline) {
-		switch (mp_module_initstate(env, name)) {
+		switch (mp_initstate(env->sysfs, name)) {
 		case MP_INITSTATE_LIVE:
 			return 0;
 		case MP_INITSTATE_NONE:
@@ -163,7 +139,7 @@ void mp_load(const struct mp_env *env, const struct mp_job *job, struct mp_load_
 	for (;;) {
 		_cleanup_close_ int fd = -1;
 
-		switch (mp_module_initstate(env, job->name)) {
+		switch (mp_initstate(env->sysfs, job->name)) {
 		case MP_INITSTATE_LIVE:
 			res->state = MP_LIVE;
 			return;
@@ -211,7 +187,7 @@ void mp_load(const struct mp_env *env, const struct mp_job *job, struct mp_load_
 		 * With nothing coming it is the module's own answer (its init(),
 		 * or a module it needs that stayed coming): a result, not a
 		 * reason to call again. */
-		if (r != -EBUSY || mp_module_initstate(env, job->name) != MP_INITSTATE_COMING)
+		if (r != -EBUSY || mp_initstate(env->sysfs, job->name) != MP_INITSTATE_COMING)
 			goto fail;
 	}
 fail:

@@ -54,19 +54,6 @@ void mp_plan_resolver_free(struct mp_resolver *r)
 	free(r);
 }
 
-static const char *const source_names[MP_SRC_MAX] = {
-	[MP_SRC_ARGUMENT] = "argument",
-	[MP_SRC_CONFIG] = "config",
-	[MP_SRC_CMDLINE] = "cmdline",
-	[MP_SRC_COLDPLUG] = "coldplug",
-	[MP_SRC_UEVENT] = "uevent",
-};
-
-const char *mp_source_name(enum mp_source s)
-{
-	return s < MP_SRC_MAX ? source_names[s] : "?";
-}
-
 /* Answers from modules.builtin.bin, before /sys is looked at. */
 static bool is_builtin(struct kmod_module *km)
 {
@@ -229,7 +216,7 @@ static int add_module(struct mp_ctx *ctx, struct kmod_module *km, struct why why
 		return 0;
 	}
 	m->options = options_for(ctx, km, name);
-	switch (env->live_state ? mp_module_initstate(env, name) : MP_INITSTATE_NONE) {
+	switch (env->live_state ? mp_initstate(env->sysfs, name) : MP_INITSTATE_NONE) {
 	case MP_INITSTATE_LIVE:
 		m->state = MP_LIVE;
 		return 0;
@@ -364,6 +351,19 @@ static int add_missing_deps(struct mp_ctx *ctx, int idx, struct kmod_list *deps)
 	}
 }
 
+static int note_missing(struct mp_plan *p, const char *name)
+{
+	char *copy = strdup(name);
+	int cap = p->nmissing;
+
+	if (copy == NULL || mp_append(&p->missing, &p->nmissing, &cap, sizeof(char *)) < 0) {
+		free(copy);
+		return -ENOMEM;
+	}
+	p->missing[p->nmissing - 1] = copy;
+	return 0;
+}
+
 /* allowed: the lookup's modules that modprobe.d's blacklist lets through */
 static bool blacklisted(struct mp_ctx *ctx, struct kmod_list *allowed, const char *name)
 {
@@ -466,9 +466,9 @@ int mp_plan_resolve(struct mp_ctx *ctx, const char *alias, enum mp_source src, b
 			continue;
 		}
 		if (direct) {
-			snprintf(what, sizeof(what), "requested (%s)", mp_source_name(src));
+			snprintf(what, sizeof(what), "requested (%s)", mp_request_source_name(src));
 		} else {
-			snprintf(what, sizeof(what), "%s:", mp_source_name(src));
+			snprintf(what, sizeof(what), "%s:", mp_request_source_name(src));
 			why.of = alias;
 		}
 		r = add_module(ctx, km, why, &idx);
@@ -486,7 +486,7 @@ int mp_plan_resolve(struct mp_ctx *ctx, const char *alias, enum mp_source src, b
 	lk->blacklisted = nfound > 0 && lk->nmods == 0;
 	if (nfound == 0 && explicit_name) {
 		mp_log(ctx, MP_LOG_INFO, "%s: module not found in %s (ENOENT)", alias, mp_ctx_env(ctx)->moddir);
-		r = mp_plan_note_missing(p, alias);
+		r = note_missing(p, alias);
 		if (r < 0)
 			goto out;
 	}

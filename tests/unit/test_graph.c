@@ -33,7 +33,7 @@ static void free_plan(struct mp_plan *p, struct said *w)
 {
 	while (w && w->nwarnings > 0)
 		free(w->warnings[--w->nwarnings]);
-	mp_plan_free(p);
+	mp_graph_free(p);
 }
 
 /* a <- b <- c, a <- d: waves 0,1,2 and 1 */
