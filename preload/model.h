@@ -49,8 +49,8 @@ struct mp_module {
 	char *fail_why;  /* for MP_FAILED before any syscall: what the index or
 			    the file system said */
 	off_t size;      /* file size on disk */
-	unsigned requests; /* how many requests asked for it, directly or as a dependency */
-	unsigned direct;   /* how many asked for it by its name or an alias of it */
+	unsigned requests; /* how many asked for it by its name or an alias of it */
+	unsigned requests_with_dependents; /* and as a dependency of what they asked for */
 	unsigned sources;  /* 1 << enum mp_source, for every request that did */
 
 	struct mp_edge *deps;

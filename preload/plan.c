@@ -385,7 +385,7 @@ static void count_request(struct mp_ctx *ctx, const struct mp_lookup *lk, enum m
 	if (stack == NULL)
 		return;
 	for (i = 0; i < lk->nmods; i++) {
-		p->mods[lk->mods[i]].direct++;
+		p->mods[lk->mods[i]].requests++;
 		if (p->mods[lk->mods[i]].mark == mark)
 			continue;
 		p->mods[lk->mods[i]].mark = mark;
@@ -394,7 +394,7 @@ static void count_request(struct mp_ctx *ctx, const struct mp_lookup *lk, enum m
 	while (top > 0) {
 		struct mp_module *m = &p->mods[stack[--top]];
 
-		m->requests++;
+		m->requests_with_dependents++;
 		m->sources |= 1u << src;
 		for (i = 0; i < m->ndeps; i++) {
 			struct mp_module *d = &p->mods[m->deps[i].dep];

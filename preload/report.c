@@ -28,13 +28,13 @@ static void totals(const struct mp_ctx *ctx, struct totals *t)
 		t->by_state[m->state]++;
 		if (mp_module_no_device(p, m))
 			t->no_device++;
-		if (m->direct > 1) {
-			t->dup += m->direct - 1;
-			t->bytes_not_read += (uint64_t)m->size * (m->direct - 1);
-		}
 		if (m->requests > 1) {
-			t->dup_deps += m->requests - 1;
-			t->bytes_not_read_deps += (uint64_t)m->size * (m->requests - 1);
+			t->dup += m->requests - 1;
+			t->bytes_not_read += (uint64_t)m->size * (m->requests - 1);
+		}
+		if (m->requests_with_dependents > 1) {
+			t->dup_deps += m->requests_with_dependents - 1;
+			t->bytes_not_read_deps += (uint64_t)m->size * (m->requests_with_dependents - 1);
 		}
 		/* a dry run counts what it would read */
 		if (m->read || (mp_ctx_opts(ctx)->dry_run && m->state == MP_PENDING))
@@ -145,8 +145,8 @@ static void json_module(struct mp_json *j, const struct mp_ctx *ctx, const struc
 	mp_json_str(j, "how", m->how);
 	mp_json_str(j, "options", m->options);
 	mp_json_u64(j, "size", (uint64_t)m->size);
-	mp_json_u64(j, "requests", m->direct);
-	mp_json_u64(j, "requests_with_dependents", m->requests);
+	mp_json_u64(j, "requests", m->requests);
+	mp_json_u64(j, "requests_with_dependents", m->requests_with_dependents);
 	mp_json_bool(j, "no_device", mp_module_no_device(p, m));
 	mp_json_arr_begin(j, "depends");
 	for (i = 0; i < m->ndeps; i++)
