@@ -31,7 +31,7 @@ STATIC_LIBS := -lkmod -lzstd -llzma -lz -lpthread
 
 # the library core: every stage of the pipeline
 CORE := util strmap cmdline confparse uevent index ctx request coldplug plan graph \
-	sched load initstate decompress sys kstats json report run
+	sched load initstate decompress sys kstats json outcome report run
 CORE_SRC := $(CORE:%=preload/%.c)
 HDRS := $(wildcard preload/*.h)
 

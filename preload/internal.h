@@ -117,10 +117,26 @@ struct mp_feed {
 };
 int mp_sched_run(struct mp_ctx *ctx, const struct mp_feed *feed);
 
-/* --- report (report.c) --- */
+/* --- outcome (outcome.c): what the run came to, decided once --- */
+enum mp_problem {
+	MP_PB_NONE = -1, MP_PB_NODEV, MP_PB_FAILED, MP_PB_HUNG, MP_PB_SKIPPED,
+	MP_PB_LEFT_OUT, MP_PB_MISSING, MP_PB_MAX,
+};
+struct mp_totals {
+	unsigned by_state[MP_HUNG + 1];
+	unsigned no_device;
+	uint64_t dup, dup_deps, bytes_read, bytes_not_read, bytes_not_read_deps;
+	int nwaves;
+};
+bool mp_outcome_no_device(const struct mp_plan *p, const struct mp_module *m);
+enum mp_problem mp_outcome_problem(const struct mp_plan *p, const struct mp_module *m);
+const char *mp_outcome_state_name(const struct mp_ctx *ctx, enum mp_state s);
+void mp_outcome_totals(const struct mp_ctx *ctx, struct mp_totals *t);
+int mp_outcome_exit_status(const struct mp_ctx *ctx, int run_err, int report_err);
+
+/* --- report (report.c): renders the outcome --- */
 int mp_report_json(struct mp_ctx *ctx, int fd);
 void mp_report_summary(struct mp_ctx *ctx);
-int mp_exit_status(const struct mp_ctx *ctx);
 
 /* The cached answer to one alias: the modules it stands for. */
 struct mp_lookup {
@@ -144,7 +160,6 @@ int mp_graph_finish(struct mp_plan *p, int idx, int *ready, int *nready);
 void mp_graph_free(struct mp_plan *p);
 bool mp_state_done(enum mp_state s);
 const char *mp_state_name(enum mp_state s);
-bool mp_module_no_device(const struct mp_plan *p, const struct mp_module *m);
 bool mp_state_ok(enum mp_state s);
 
 /* load.c: one module, in a worker. The job holds copies of the pointers
@@ -226,6 +241,7 @@ struct mp_kstats {
 };
 int mp_kstats_parse(const char *buf, size_t len, struct mp_kstats *out);
 int mp_kstats_get(const struct mp_kstats *s, const char *label, uint64_t *v);
+bool mp_kstats_is_counter(const char *label);
 int mp_kstats_snapshot(const char *sysfs, struct mp_kstats **out, mp_warn_fn warn, void *data);
 
 /* confparse.c: modules-load.d syntax */

@@ -132,6 +132,12 @@ int mp_kstats_parse(const char *buf, size_t len, struct mp_kstats *out)
 	return out->nfields > 0 ? 0 : -ENODATA;
 }
 
+/* The Average lines are not counters: a delta means nothing for them. */
+bool mp_kstats_is_counter(const char *label)
+{
+	return strncmp(label, "Av", 2) != 0;
+}
+
 int mp_kstats_get(const struct mp_kstats *s, const char *label, uint64_t *v)
 {
 	int i;

@@ -224,11 +224,7 @@ static int run_here(const struct mp_run_args *a)
 	if (a->report_path)
 		wr = write_report(ctx, a->report_path);
 	mp_report_summary(ctx);
-	status = r < 0 && mp_exit_status(ctx) == MP_EXIT_OK ? MP_EXIT_SOME_FAILED : mp_exit_status(ctx);
-	/* A caller that sees 1 looks in the report for what failed: tell it
-	 * first that there is none. The log still says what was loaded. */
-	if (wr < 0 && status != MP_EXIT_NOTHING)
-		status = MP_EXIT_OUTPUT;
+	status = mp_outcome_exit_status(ctx, r, wr);
 	/* A hung worker may still wake up and look at ctx: leave it be. */
 	if (!any_hung(ctx))
 		mp_ctx_free(ctx);
