@@ -188,9 +188,12 @@ enum { MP_INITSTATE_NONE, MP_INITSTATE_LIVE, MP_INITSTATE_COMING,
 int mp_initstate(const char *sysfs, const char *name);
 
 /* decompress.c */
-enum mp_compression { MP_COMP_NONE, MP_COMP_ZSTD, MP_COMP_XZ, MP_COMP_GZIP };
-enum mp_compression mp_compression_of(const char *path);
-const char *mp_compression_name(enum mp_compression c);
+struct mp_sink;
+struct mp_format {
+	const char *suffix, *name, *how;
+	int (*decode)(const void *in, size_t inlen, struct mp_sink *o, size_t *outlen);
+};
+const struct mp_format *mp_decompress_format(const char *path);
 /* What all workers' decompressed images may hold at once, and so the
  * largest module that can be decompressed at all (EFBIG beyond it). */
 #define MP_DECOMPRESS_MAX_MIB 256
@@ -206,7 +209,7 @@ struct mp_budget {
 void mp_budget_init(struct mp_budget *b, size_t limit);
 void mp_budget_destroy(struct mp_budget *b);
 void mp_budget_give(struct mp_budget *b, size_t n);
-int mp_decompress(enum mp_compression c, int fd, struct mp_budget *b, uint64_t deadline,
+int mp_decompress(const struct mp_format *f, int fd, struct mp_budget *b, uint64_t deadline,
 		  void **out, size_t *outlen);
 
 /* sys.c: the only place that asks the kernel to load a module */

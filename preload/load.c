@@ -95,32 +95,22 @@ static int wait_other_load(const struct mp_env *env, const char *name, uint64_t 
 static int do_load(const struct mp_env *env, const struct mp_job *job,
 		   struct mp_load_result *res, int fd)
 {
-	enum mp_compression c = mp_compression_of(job->path);
+	const struct mp_format *f = mp_decompress_format(job->path);
 	const char *opts = job->options ? job->options : "";
 	void *image = NULL;
 	size_t len = 0;
 	int r;
 
-	if (c == MP_COMP_NONE) {
+	if (f == NULL) {
 		res->how = "finit";
 		return mp_sys_finit_module(fd, opts, 0);
 	}
-	if (strcmp(env->compression, mp_compression_name(c)) == 0) {
+	if (strcmp(env->compression, f->name) == 0) {
 		res->how = "finit+compressed";
 		return mp_sys_finit_module(fd, opts, MODULE_INIT_COMPRESSED_FILE);
 	}
-	switch (c) {
-	case MP_COMP_ZSTD:
-		res->how = "init (zstd in userspace)";
-		break;
-	case MP_COMP_XZ:
-		res->how = "init (xz in userspace)";
-		break;
-	default:
-		res->how = "init (gzip in userspace)";
-		break;
-	}
-	r = mp_decompress(c, fd, job->budget, job->deadline, &image, &len);
+	res->how = f->how;
+	r = mp_decompress(f, fd, job->budget, job->deadline, &image, &len);
 	if (r < 0)
 		return r;
 	r = mp_sys_init_module(image, len, opts);
