@@ -368,11 +368,9 @@ static int default_jobs(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 
-	/* Loads serialise on the kernel's module locks well before this: more
-	 * threads than this only cost memory on a 448-CPU machine. */
 	if (n < 1)
 		n = 1;
-	return n > 16 ? 16 : (int)n;
+	return n > mp_limits[MP_LIM_JOBS].def ? (int)mp_limits[MP_LIM_JOBS].def : (int)n;
 }
 
 int mp_ctx_new(const struct mp_options *opts, mp_log_fn log, void *log_data,
@@ -398,17 +396,18 @@ int mp_ctx_new(const struct mp_options *opts, mp_log_fn log, void *log_data,
 		goto fail;
 
 	ctx->env.jobs = opts->jobs > 0 ? opts->jobs : ctx->cmdline.jobs > 0 ? ctx->cmdline.jobs : default_jobs();
-	if (ctx->env.jobs > MP_JOBS_MAX)
-		ctx->env.jobs = MP_JOBS_MAX;
+	if (ctx->env.jobs > (int)mp_limits[MP_LIM_JOBS].max)
+		ctx->env.jobs = (int)mp_limits[MP_LIM_JOBS].max;
 	ctx->env.timeout_ms = opts->timeout_ms ? opts->timeout_ms :
-			      ctx->cmdline.timeout_s ? ctx->cmdline.timeout_s * 1000u : MP_TIMEOUT_DEFAULT_MS;
+			      (ctx->cmdline.timeout_s ? ctx->cmdline.timeout_s :
+			       mp_limits[MP_LIM_TIMEOUT_S].def) * 1000u;
 	/* Loading stops a little before the caller's bound, so that the
 	 * report and the status still reach it in time (run.c). */
 	if (opts->deadline_ms)
 		ctx->env.deadline = ctx->env.t0 + (uint64_t)(opts->deadline_ms -
 			(opts->deadline_ms / 4 < 500 ? opts->deadline_ms / 4 : 500)) * 1000000u;
 	if (ctx->opts.settle_ms == 0)
-		ctx->opts.settle_ms = MP_SETTLE_DEFAULT_MS;
+		ctx->opts.settle_ms = mp_limits[MP_LIM_SETTLE_MS].def;
 	read_compression(ctx);
 
 	r = find_moddir(ctx);

@@ -27,9 +27,6 @@ static inline void mp_freep(void *p) { free(*(void **)p); }
 /* Hand ownership on: the cleanup attribute then frees NULL. */
 #define TAKE_PTR(p) ({ __typeof__(p) _p = (p); (p) = NULL; _p; })
 
-#define MP_JOBS_MAX 64
-#define MP_TIMEOUT_DEFAULT_MS 60000u
-#define MP_SETTLE_DEFAULT_MS 200u
 
 /* A string -> int map (open addressing); keys are copied. */
 struct mp_strmap;

@@ -21,6 +21,14 @@ enum mp_log_prio { MP_LOG_ERR = 3, MP_LOG_WARNING = 4, MP_LOG_NOTICE = 5,
 
 typedef void (*mp_log_fn)(void *data, int prio, const char *fmt, va_list ap);
 
+/* The numeric options' bounds and defaults (limits.c), for every face. */
+enum { MP_LIM_JOBS, MP_LIM_TIMEOUT_S, MP_LIM_SETTLE_MS, MP_LIM_MAX };
+struct mp_limit {
+	unsigned min, max, def;
+	const char *what; /* "a number of ms (%u-%u)": min, max */
+};
+extern const struct mp_limit mp_limits[MP_LIM_MAX];
+
 struct mp_options {
 	const char *basedir;     /* -d: root under which lib/modules/KVER is */
 	const char *kver;        /* -S */
