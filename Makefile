@@ -35,8 +35,8 @@ STATIC_LDFLAGS := -static -Wl,--gc-sections -s -L$(B)/libs/lib
 STATIC_LIBS := -lkmod -lzstd -llzma -lz -lpthread
 
 # the library core: every stage of the pipeline
-CORE := util strmap cmdline confparse uevent index ctx request coldplug plan graph \
-	sched load decompress sys kstats json report run
+CORE := util limits strmap cmdline confparse uevent index ctx request coldplug plan graph \
+	sched load initstate decompress sys kstats json outcome report run
 CORE_SRC := $(CORE:%=preload/%.c)
 HDRS := $(wildcard preload/*.h)
 
@@ -140,7 +140,7 @@ soak: deps
 
 # --- fuzzing (libFuzzer) ---
 FUZZERS := cmdline conf uevent kstats index
-FUZZ_SRC := $(addprefix preload/,util.c strmap.c cmdline.c confparse.c uevent.c kstats.c index.c)
+FUZZ_SRC := $(addprefix preload/,util.c limits.c strmap.c cmdline.c confparse.c uevent.c kstats.c index.c)
 FUZZ_SECONDS ?= 60
 # the index fuzzer hands what our check accepts to the host's libkmod
 FUZZ_LIBS_index := -lkmod
