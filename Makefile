@@ -31,7 +31,7 @@ STATIC_LIBS := -lkmod -lzstd -llzma -lz -lpthread
 
 # the library core: every stage of the pipeline
 CORE := util strmap cmdline confparse uevent index ctx request coldplug plan graph \
-	sched load decompress sys kstats json report run
+	sched load decompress dupcost sys kstats json report run
 CORE_SRC := $(CORE:%=preload/%.c)
 HDRS := $(wildcard preload/*.h)
 
@@ -103,7 +103,7 @@ $(B)/unit/shim.so: tests/shim/shim.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -Wall -Wextra -O1 -shared -fPIC -o $@ $< -lpthread
 
-UNIT_BINS := $(B)/unit/test_graph $(B)/unit/test_parse $(B)/unit/shim.so \
+UNIT_BINS := $(B)/unit/test_graph $(B)/unit/test_parse $(B)/unit/test_dupcost $(B)/unit/shim.so \
 	$(B)/asan/modpreload $(B)/tsan/modpreload $(EXTRA_UNIT)
 unit: $(UNIT_BINS)
 	tests/run.sh unit

@@ -67,6 +67,8 @@ struct mp_ctx {
 	struct mp_strmap *devices; /* devpaths coldplug has asked for */
 
 	struct mp_kstats *kstats_before, *kstats_after;
+	/* what duplicates would cost the kernel if each reached it (dupcost.c) */
+	uint64_t dupcost_bytes, dupcost_dups;
 
 	/* modules.dep.bin, mapped by its check: libkmod drops a dependency
 	 * whose file is gone without telling its caller (plan.c) */
@@ -134,6 +136,7 @@ struct mp_load_result {
 	uint64_t t_start, t_end;
 };
 void mp_load(const struct mp_ctx *ctx, const struct mp_job *job, struct mp_load_result *res);
+int mp_open_beneath(const struct mp_ctx *ctx, const char *path);
 int mp_module_initstate(const struct mp_ctx *ctx, const char *name);
 enum { MP_INITSTATE_NONE, MP_INITSTATE_LIVE, MP_INITSTATE_COMING,
        MP_INITSTATE_GOING, MP_INITSTATE_BUILTIN };
@@ -192,6 +195,20 @@ struct mp_kstats {
 };
 int mp_kstats_parse(const char *buf, size_t len, struct mp_kstats *out);
 int mp_kstats_get(const struct mp_kstats *s, const char *label, uint64_t *v);
+
+/* dupcost.c: what the kernel allocates for a duplicate it refuses */
+struct mp_dupcost {
+	uint64_t file;   /* the file's size: what finit_module() reads */
+	uint64_t image;  /* the ELF image: the decompressed size */
+	uint64_t layout; /* module memory, where the kernel gets that far (< 6.4) */
+	uint64_t bytes;  /* all of it, for one refused load */
+};
+int mp_dupcost_kernel(const char *kver);
+int mp_dupcost_image_size(int fd, enum mp_compression c, uint64_t *out);
+int mp_dupcost_layout(const void *image, size_t len, uint64_t *out);
+int mp_dupcost_file(int fd, enum mp_compression c, int kernel, const char *kcomp,
+		    struct mp_budget *budget, struct mp_dupcost *out);
+int mp_dupcost_plan(struct mp_ctx *ctx, uint64_t *total, uint64_t *dups);
 
 /* confparse.c: modules-load.d syntax */
 typedef int (*mp_conf_cb)(void *data, const char *name, unsigned line);

@@ -59,7 +59,7 @@ int mp_module_initstate(const struct mp_ctx *ctx, const char *name)
  * "..", and the kernel resolves it beneath that directory (openat2,
  * 5.6+). Older kernels get the lexical check and O_NOFOLLOW.
  */
-static int open_beneath(const struct mp_ctx *ctx, const char *path)
+int mp_open_beneath(const struct mp_ctx *ctx, const char *path)
 {
 	size_t n = strlen(ctx->moddir);
 	struct mp_open_how how = {
@@ -191,7 +191,7 @@ void mp_load(const struct mp_ctx *ctx, const struct mp_job *job, struct mp_load_
 			return;
 		}
 
-		fd = open_beneath(ctx, job->path);
+		fd = mp_open_beneath(ctx, job->path);
 		if (fd < 0) {
 			r = fd;
 			goto fail;

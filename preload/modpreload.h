@@ -69,6 +69,8 @@ struct mp_module {
 	char *fail_why;  /* for MP_FAILED before any syscall: what the index or
 			    the file system said */
 	off_t size;      /* file size on disk */
+	uint64_t dup_bytes; /* what the kernel allocates for one duplicate it
+			       refuses (dupcost.c); 0: not asked twice */
 	unsigned requests; /* how many requests asked for it, directly or as a dependency */
 	unsigned direct;   /* how many asked for it by its name or an alias of it */
 	unsigned sources;  /* 1 << enum mp_source, for every request that did */

@@ -156,6 +156,7 @@ static void json_module(struct mp_json *j, const struct mp_ctx *ctx, const struc
 	mp_json_str(j, "how", m->how);
 	mp_json_str(j, "options", m->options);
 	mp_json_u64(j, "size", (uint64_t)m->size);
+	mp_json_u64(j, "duplicate_cost_bytes", m->dup_bytes);
 	mp_json_u64(j, "requests", m->direct);
 	mp_json_u64(j, "requests_with_dependents", m->requests);
 	mp_json_bool(j, "no_device", mp_module_no_device(p, m));
@@ -217,6 +218,12 @@ static void json_kstats(struct mp_json *j, const struct mp_ctx *ctx)
 	mp_json_obj_end(j);
 }
 
+static const char *dupcost_model(const struct mp_ctx *ctx)
+{
+	return mp_dupcost_kernel(ctx->kver) >= 6004 ? "file and decompressed copy (6.4+)"
+						     : "file, decompressed copy and module memory (before 6.4)";
+}
+
 int mp_report_json(struct mp_ctx *ctx, int fd)
 {
 	const struct mp_plan *p = &ctx->plan;
@@ -245,6 +252,12 @@ int mp_report_json(struct mp_ctx *ctx, int fd)
 	 * per-request modprobe would touch if every request raced */
 	mp_json_u64(&j, "duplicates_with_dependencies", t.dup_deps);
 	mp_json_u64(&j, "bytes_not_read_with_dependencies", t.bytes_not_read_deps);
+	/* and what the kernel would allocate for them before refusing them */
+	mp_json_obj_begin(&j, "duplicate_cost");
+	mp_json_u64(&j, "duplicates", ctx->dupcost_dups);
+	mp_json_u64(&j, "bytes", ctx->dupcost_bytes);
+	mp_json_str(&j, "model", dupcost_model(ctx));
+	mp_json_obj_end(&j);
 	mp_json_obj_begin(&j, "counts");
 	for (i = MP_LOADED; i <= MP_HUNG; i++)
 		mp_json_u64(&j, mp_state_name(i), t.by_state[i]);
@@ -416,6 +429,12 @@ void mp_report_summary(struct mp_ctx *ctx)
 	mp_log(ctx, MP_LOG_NOTICE, "%u requests (%s) for %d modules: %llu duplicates collapsed, %s not read",
 	       p->req_total, src[0] ? src : "none", p->nmods, (unsigned long long)t.dup, nr);
 
+	if (ctx->dupcost_dups) {
+		human_bytes(ctx->dupcost_bytes, nr, sizeof(nr));
+		mp_log(ctx, MP_LOG_NOTICE, "a loader per request would make the kernel allocate %s for the "
+		       "%llu duplicates it refuses (estimate: %s)", nr,
+		       (unsigned long long)ctx->dupcost_dups, dupcost_model(ctx));
+	}
 	if (chain && mp_graph_critical_path(p, chain, &n, &cns) == 0)
 		for (i = 0; i < n && clen < sizeof(crit); i++)
 			clen += (size_t)snprintf(crit + clen, sizeof(crit) - clen, "%s%s",

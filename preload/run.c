@@ -160,6 +160,8 @@ static int run_here(const struct mp_run_args *a)
 		r = a->opts.dry_run ? mp_graph_waves(&ctx->plan, ctx) : mp_sched_run(ctx);
 	if (r == 0 && !a->opts.dry_run && a->opts.kstats)
 		(void)mp_kstats_snapshot(ctx, true);
+	if (r == 0)
+		(void)mp_dupcost_plan(ctx, &ctx->dupcost_bytes, &ctx->dupcost_dups);
 	if (r < 0) {
 		mp_log(ctx, MP_LOG_ERR, "stopped: %s (%s)", strerror(-r), mp_errno_name(-r));
 		ctx->fatal = ctx->plan.nmods == 0;
