@@ -25,8 +25,7 @@
  */
 #include <elf.h>
 #include <errno.h>
-#include <lzma.h>
-#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -41,9 +40,16 @@
 /* "6.12.117-mpstats" -> 6 * 1000 + 12 */
 int mp_dupcost_kernel(const char *kver)
 {
-	unsigned maj = 0, min = 0;
+	unsigned long maj, min;
+	char *end;
 
-	if (kver == NULL || sscanf(kver, "%u.%u", &maj, &min) != 2 || min >= 1000)
+	if (kver == NULL || *kver < '0' || *kver > '9')
+		return -EINVAL;
+	maj = strtoul(kver, &end, 10);
+	if (*end != '.' || end[1] < '0' || end[1] > '9')
+		return -EINVAL;
+	min = strtoul(end + 1, NULL, 10);
+	if (maj >= 1000 || min >= 1000)
 		return -EINVAL;
 	return (int)(maj * 1000 + min);
 }
@@ -57,14 +63,36 @@ static int pread_all(int fd, void *buf, size_t n, off_t off)
 	return (size_t)r == n ? 0 : -EBADMSG;
 }
 
+/* An xz variable-length integer: 7 bits a byte, low first, at most 9. */
+static int xz_vli(const uint8_t *b, size_t n, size_t *pos, uint64_t *out)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < 9 && *pos < n; i++) {
+		uint8_t c = b[(*pos)++];
+
+		v |= (uint64_t)(c & 0x7f) << (7 * i);
+		if (!(c & 0x80)) {
+			*out = v;
+			return 0;
+		}
+	}
+	return -EBADMSG;
+}
+
+/*
+ * The stream footer (CRC32, backward size, flags, "YZ") says where the
+ * index is; the index lists every block's uncompressed size. The CRCs are
+ * not checked: a wrong size only makes a wrong estimate, and the kernel
+ * checks the file itself when it loads it.
+ */
 static int xz_image_size(int fd, off_t size, uint64_t *out)
 {
-	uint8_t foot[LZMA_STREAM_HEADER_SIZE];
-	lzma_stream_flags flags;
-	_cleanup_free_ uint8_t *buf = NULL;
-	lzma_index *idx = NULL;
-	uint64_t memlimit = MP_XZ_MEMLIMIT;
-	size_t pos = 0;
+	uint8_t foot[12];
+	_cleanup_free_ uint8_t *idx = NULL;
+	uint64_t nrec, unpadded, usize, sum = 0;
+	size_t back, pos = 1;
 	off_t end = size;
 	int r;
 
@@ -72,7 +100,7 @@ static int xz_image_size(int fd, off_t size, uint64_t *out)
 	for (;;) {
 		uint8_t pad[4];
 
-		if (end < 2 * LZMA_STREAM_HEADER_SIZE)
+		if (end < 24)
 			return -EBADMSG;
 		if ((r = pread_all(fd, pad, 4, end - 4)) < 0)
 			return r;
@@ -80,24 +108,27 @@ static int xz_image_size(int fd, off_t size, uint64_t *out)
 			break;
 		end -= 4;
 	}
-	if ((r = pread_all(fd, foot, sizeof(foot), end - LZMA_STREAM_HEADER_SIZE)) < 0)
+	if ((r = pread_all(fd, foot, sizeof(foot), end - 12)) < 0)
 		return r;
-	if (lzma_stream_footer_decode(&flags, foot) != LZMA_OK)
+	if (foot[10] != 'Y' || foot[11] != 'Z')
 		return -EBADMSG;
-	if (flags.backward_size > (lzma_vli)end - 2 * LZMA_STREAM_HEADER_SIZE ||
-	    flags.backward_size > (1u << 20))
+	back = ((size_t)foot[4] | (size_t)foot[5] << 8 | (size_t)foot[6] << 16 | (size_t)foot[7] << 24) + 1;
+	back *= 4;
+	if (back > (1u << 20) || (off_t)back > end - 24)
 		return -EBADMSG;
-	buf = malloc(flags.backward_size);
-	if (buf == NULL)
+	idx = malloc(back);
+	if (idx == NULL)
 		return -ENOMEM;
-	r = pread_all(fd, buf, flags.backward_size,
-		      end - LZMA_STREAM_HEADER_SIZE - (off_t)flags.backward_size);
-	if (r < 0)
+	if ((r = pread_all(fd, idx, back, end - 12 - (off_t)back)) < 0)
 		return r;
-	if (lzma_index_buffer_decode(&idx, &memlimit, NULL, buf, &pos, flags.backward_size) != LZMA_OK)
+	if (idx[0] != 0 || xz_vli(idx, back, &pos, &nrec) < 0)
 		return -EBADMSG;
-	*out = lzma_index_uncompressed_size(idx);
-	lzma_index_end(idx, NULL);
+	while (nrec-- > 0) {
+		if (xz_vli(idx, back, &pos, &unpadded) < 0 || xz_vli(idx, back, &pos, &usize) < 0)
+			return -EBADMSG;
+		sum += usize;
+	}
+	*out = sum;
 	return 0;
 }
 

@@ -41,10 +41,11 @@ zstd -q -c --zstd=wlog=27 <"$tmp/payload" >"$tmp/payload.wlog27.zst"
 printf 'a\nb a\nc b alias=foo-bar\n' | "$top/tests/unit/mktree.sh" "$tmp/tree" 1.0
 
 # dupcost: the same payload with each format's size field, zstd from a pipe
-# (no size), xz with stream padding; and a real module, compressed the way
+# (no size), xz with stream padding and with several blocks; and a real module, compressed the way
 # the kernel's modules_install does, when one of the cached kernels has one
 zstd -q -c <"$tmp/payload" >"$tmp/payload.pipe.zst"
 { cat "$tmp/payload.xz"; head -c 8 /dev/zero; } >"$tmp/payload.pad.xz"
+xz --block-size=100000 -c <"$tmp/payload" >"$tmp/payload.blocks.xz"
 ko=
 for k in "$b"/kernels/bookworm/lib/modules/*/kernel/arch/x86/crypto/aesni-intel.ko; do
 	[ -f "$k" ] && ko=$k

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* dupcost.c on real files: the image size from each compressed format's
  * own header or trailer, and the module memory a real .ko is laid out in.
- * Usage: test_dupcost TMPDIR [MODULE.ko]; TMPDIR holds payload{,.zst,.xz,.gz}
- * and payload.pipe.zst (no content size), and ko{,.zst,.xz,.gz} when a
- * module was given (run.sh makes them). */
+ * Usage: test_dupcost TMPDIR [MODULE.ko]; TMPDIR holds payload{,.zst,.xz,.gz},
+ * payload.pad.xz, payload.blocks.xz, payload.pipe.zst (no content size),
+ * and ko.zst and ko.xz when a module is given (run.sh makes them). */
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -44,7 +44,7 @@ static void image_sizes(void)
 	static const struct { const char *name; enum mp_compression c; } f[] = {
 		{ "payload", MP_COMP_NONE }, { "payload.zst", MP_COMP_ZSTD },
 		{ "payload.xz", MP_COMP_XZ }, { "payload.gz", MP_COMP_GZIP },
-		{ "payload.pad.xz", MP_COMP_XZ },
+		{ "payload.pad.xz", MP_COMP_XZ }, { "payload.blocks.xz", MP_COMP_XZ },
 	};
 	off_t want = size_of("payload");
 	uint64_t n;
