@@ -4,6 +4,8 @@
 #   make check-fast the fast tier alone (minutes): unit (ASan/UBSan, TSan), fuzz smoke, lint
 #   make demo       boot Debian's kernel twice under QEMU: udev-style storm vs modpreload
 #   make bench      the benchmark (bench/results/)
+#   make bench-scale its scale scenario alone: the storm at 32-128 vCPUs on the
+#                   MODULE_STATS kernel (bench/scale.sh; VCPUS="32 64 128")
 #   make soak N=20  dracut, mkinitcpio and /init boots N times each (bench/results/soak-*.md)
 #   make fuzz       the fuzzers, for FUZZ_SECONDS each
 #   make install    DESTDIR, PREFIX
@@ -35,7 +37,7 @@ CORE := util strmap cmdline confparse uevent index ctx request coldplug plan gra
 CORE_SRC := $(CORE:%=preload/%.c)
 HDRS := $(wildcard preload/*.h)
 
-.PHONY: all libs check check-fast unit vmtest fuzz fuzz-smoke demo bench install install-core clean distclean deps shellcheck soak
+.PHONY: all libs check check-fast unit vmtest fuzz fuzz-smoke demo bench bench-scale install install-core clean distclean deps shellcheck soak
 
 # The included parts define rules too: the default goal stays `all`.
 .DEFAULT_GOAL := all
@@ -127,6 +129,10 @@ demo: deps
 bench: deps
 	$(MAKE) all
 	bench/run.sh
+VCPUS ?= 32 64 128
+bench-scale: deps
+	$(MAKE) all
+	bench/scale.sh -c "$(VCPUS)"
 N ?= 20
 soak: deps
 	$(MAKE) all
