@@ -145,19 +145,21 @@ int mp_dupcost_image_size(int fd, enum mp_compression c, uint64_t *out)
 	case MP_COMP_NONE:
 		*out = (uint64_t)st.st_size;
 		return 0;
-	case MP_COMP_ZSTD:
-		if (st.st_size < 6)
+	case MP_COMP_ZSTD: {
+		size_t len = st.st_size < (off_t)sizeof(b) ? (size_t)st.st_size : sizeof(b);
+
+		if (len < 6)
 			return -EBADMSG;
-		r = pread_all(fd, b, st.st_size < (off_t)sizeof(b) ? (size_t)st.st_size : sizeof(b), 0);
-		if (r < 0)
+		if ((r = pread_all(fd, b, len, 0)) < 0)
 			return r;
-		n = ZSTD_getFrameContentSize(b, st.st_size < (off_t)sizeof(b) ? (size_t)st.st_size : sizeof(b));
+		n = ZSTD_getFrameContentSize(b, len);
 		if (n == ZSTD_CONTENTSIZE_ERROR)
 			return -EBADMSG;
 		if (n == ZSTD_CONTENTSIZE_UNKNOWN)
 			return -ENODATA; /* written through a pipe */
 		*out = n;
 		return 0;
+	}
 	case MP_COMP_XZ:
 		return xz_image_size(fd, st.st_size, out);
 	case MP_COMP_GZIP:
@@ -181,10 +183,9 @@ static bool starts(const char *s, const char *p)
 	return strncmp(s, p, strlen(p)) == 0;
 }
 
-static const char *sec_name(const Elf64_Shdr *sh, const Elf64_Shdr *strsec, const char *elf,
-			    size_t len, unsigned name)
+/* NAME in the section name table, or NULL when it is not a string in it */
+static const char *sec_name(const Elf64_Shdr *strsec, const char *elf, size_t len, unsigned name)
 {
-	(void)sh;
 	if (strsec->sh_offset > len || name >= len - strsec->sh_offset ||
 	    name >= strsec->sh_size)
 		return NULL;
@@ -241,7 +242,7 @@ int mp_dupcost_layout(const void *image, size_t len, uint64_t *out)
 	/* what rewrite_section_headers(), find_pcpusec() and
 	 * layout_and_allocate() change before the layout */
 	for (i = 0; i < eh->e_shnum; i++) {
-		const char *n = sec_name(&sh[i], strsec, elf, len, sh[i].sh_name);
+		const char *n = sec_name(strsec, elf, len, sh[i].sh_name);
 
 		if (n == NULL)
 			return -ENOEXEC;
@@ -263,7 +264,7 @@ int mp_dupcost_layout(const void *image, size_t len, uint64_t *out)
 	for (int init = 0; init <= 1; init++)
 		for (m = 0; m < ARRAY_SIZE(masks); m++)
 			for (i = 0; i < eh->e_shnum; i++) {
-				const char *n = sec_name(&sh[i], strsec, elf, len, sh[i].sh_name);
+				const char *n = sec_name(strsec, elf, len, sh[i].sh_name);
 				int kind = init ? init_kind[m] : core_kind[m];
 
 				if ((flags[i] & masks[m].want) != masks[m].want ||
@@ -287,8 +288,7 @@ int mp_dupcost_layout(const void *image, size_t len, uint64_t *out)
 
 		if (!core && s->st_shndx != SHN_UNDEF && s->st_shndx < eh->e_shnum && s->st_name &&
 		    s->st_shndx != pcpu) {
-			const char *sn = sec_name(&sh[s->st_shndx], strsec, elf, len,
-						  sh[s->st_shndx].sh_name);
+			const char *sn = sec_name(strsec, elf, len, sh[s->st_shndx].sh_name);
 
 			core = (flags[s->st_shndx] & SHF_ALLOC) && (flags[s->st_shndx] & SHF_EXECINSTR) &&
 			       !starts(sn, ".init");
