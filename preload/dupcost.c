@@ -186,7 +186,7 @@ static bool starts(const char *s, const char *p)
 /* NAME in the section name table, or NULL when it is not a string in it */
 static const char *sec_name(const Elf64_Shdr *strsec, const char *elf, size_t len, unsigned name)
 {
-	if (strsec->sh_offset > len || name >= len - strsec->sh_offset ||
+	if (strsec->sh_offset > len || strsec->sh_size > len - strsec->sh_offset ||
 	    name >= strsec->sh_size)
 		return NULL;
 	if (memchr(elf + strsec->sh_offset + name, '\0', strsec->sh_size - name) == NULL)
@@ -230,7 +230,8 @@ int mp_dupcost_layout(const void *image, size_t len, uint64_t *out)
 	if (len < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
 	    eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_shentsize != sizeof(Elf64_Shdr) ||
 	    eh->e_shnum == 0 || eh->e_shstrndx >= eh->e_shnum ||
-	    eh->e_shoff > len || (uint64_t)eh->e_shnum * sizeof(Elf64_Shdr) > len - eh->e_shoff)
+	    eh->e_shoff > len || (uint64_t)eh->e_shnum * sizeof(Elf64_Shdr) > len - eh->e_shoff ||
+	    eh->e_shoff % 8)
 		return -ENOEXEC;
 	sh = (const Elf64_Shdr *)(elf + eh->e_shoff);
 	strsec = &sh[eh->e_shstrndx];
@@ -278,6 +279,7 @@ int mp_dupcost_layout(const void *image, size_t len, uint64_t *out)
 	/* kallsyms: the whole symtab and strtab go to init data; the
 	 * symbols of core text, their names and a type byte each stay */
 	if (sh[symi].sh_offset > len || sh[symi].sh_size > len - sh[symi].sh_offset ||
+	    sh[symi].sh_offset % 8 ||
 	    sh[stri].sh_offset > len || sh[stri].sh_size > len - sh[stri].sh_offset)
 		return -ENOEXEC;
 	place(&size[L_INIT_DATA], &sh[symi]);
