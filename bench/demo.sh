@@ -96,7 +96,7 @@ kwaste() { # FILE: Virtual mem wasted bytes' change, or "-"
 }
 mib() { awk -v v="$1" 'BEGIN { printf "%.2f MiB", v / 1048576 }'; }
 row "memory wasted on refused loads:" "" ""
-row "  6.12 + MODULE_STATS (the kernel's count)" "$(kwaste "$work/stats-naive.txt")" "$(kwaste "$work/stats-modpreload.txt")"
+row "  6.12 + MODULE_STATS (kernel's count)" "$(kwaste "$work/stats-naive.txt")" "$(kwaste "$work/stats-modpreload.txt")"
 row "  $kver (modpreload's estimate)" "up to $(mib "$(mpt_num report.dupcost_bytes "$p")")" "$(mib 0)"
 echo
 echo "modpreload's own report:"
