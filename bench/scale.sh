@@ -61,14 +61,20 @@ report() {
 				cn = c == 1 ? "modpreload" : "modprobe"
 				p = "scale." cn "."
 				failed = num(p "ks.Mods_failed_on_becoming") + num(p "ks.Mods_failed_on_load")
-				dups = ""; same = 0; top = 0
+				dups = ""; same = 0; nd = 0
 				for (k in v) if (index(k, p "dup.") == 1) {
 					m = substr(k, length(p "dup.") + 1)
-					dups = dups sprintf("%s%s %d", dups == "" ? "" : ", ", m, v[k])
+					nd++; dn[nd] = m; dc[nd] = v[k] + 0
 					# the estimate for exactly these refusals: the
 					# path this contender took (init_module: the image)
 					one = cost[m]; if (cn == "modprobe" && one > 0) one = cost[m] - size[m]
 					same += v[k] * one
+				}
+				for (i = 1; i <= nd; i++) {	# the most refused first
+					b = i
+					for (j = i + 1; j <= nd; j++) if (dc[j] > dc[b] || (dc[j] == dc[b] && dn[j] < dn[b])) b = j
+					t = dn[i]; dn[i] = dn[b]; dn[b] = t; t = dc[i]; dc[i] = dc[b]; dc[b] = t
+					dups = dups sprintf("%s%s %d", i > 1 ? ", " : "", dn[i], dc[i])
 				}
 				printf "%d\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\n", n, cn, num("scale.devices"), num("scale.cpu_aliases"),
 					failed, num(p "ks.Failed_becoming_bytes"), num(p "ks.Failed_kmod_bytes"),
