@@ -21,7 +21,8 @@
 #                   bench/results); the boots' result lines go to
 #                   DIR/scale-DATE/
 #   --report RAWDIR only write the report again from a run's result lines
-# A 128-vCPU boot takes 10 to 20 minutes on a 2-core host.
+# Measured on a 2-core host: 3 minutes for the 16-vCPU boot, 22 for 32 with
+# the host shared with other guests; most of it is the modprobe storm.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 vcpus=${MP_BENCH_SCALE_VCPUS:-32 64 128}
