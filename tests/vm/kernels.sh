@@ -269,9 +269,8 @@ STATS_M="VIRTIO VIRTIO_PCI VIRTIO_BLK EXT4_FS"
 # Debian one.
 # The scale benchmark's storm needs the modules every CPU's modalias asks
 # for on a real machine: the x86 CPU-feature crypto modules and kvm (kvm_intel
-# and kvm_amd match the vmx/svm flags; the one for the other vendor fails
-# with ENODEV and is asked again per CPU).  They add about a minute to the
-# build.
+# and kvm_amd match the vmx and svm flags; TCG's -cpu max has svm).  They add
+# 136 of the build's 1391 objects.
 STATS_EXTRA_Y="PRINTK_TIME HYPERVISOR_GUEST X86_X2APIC CRYPTO VIRTUALIZATION"
 STATS_EXTRA_M="KVM KVM_INTEL KVM_AMD CRYPTO_AES_NI_INTEL CRYPTO_CRC32C_INTEL
 CRYPTO_GHASH_CLMUL_NI_INTEL CRYPTO_SHA256_SSSE3 CRYPTO_SHA512_SSSE3
