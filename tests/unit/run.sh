@@ -56,7 +56,7 @@ if [ -n "$ko" ]; then
 	xz --check=crc32 --lzma2=dict=1MiB -c "$tmp/ko" >"$tmp/ko.xz"
 	ko=$tmp/ko
 fi
-"$b/unit/test_dupcost" "$tmp" $ko || echo "FAIL: dupcost (exit $?)"
+"$b/unit/test_dupcost" "$tmp" ${ko:+"$ko"} || echo "FAIL: dupcost (exit $?)"
 "$b/unit/test_graph" || echo "FAIL: graph (exit $?)"
 "$b/unit/test_parse" "$top/tests/data" "$tmp" || echo "FAIL: parse (exit $?)"
 "$b/unit/test_init" "$tmp" || echo "FAIL: init (exit $?)"
