@@ -5,6 +5,8 @@
 #   make check-fast the fast tier alone (minutes): unit (ASan/UBSan, TSan), fuzz smoke, lint
 #   make demo       boot Debian's kernel twice under QEMU: udev-style storm vs modpreload
 #   make bench      the benchmark (bench/results/)
+#   make bench-scale its scale scenario alone: the storm at 32-128 vCPUs on the
+#                   MODULE_STATS kernel (bench/scale.sh; VCPUS="32 64 128")
 #   make soak N=20  dracut, mkinitcpio and /init boots N times each (bench/results/soak-*.md)
 #   make fuzz       the fuzzers, for FUZZ_SECONDS each
 #   make install    DESTDIR, PREFIX
@@ -36,11 +38,11 @@ STATIC_LIBS := -lkmod -lzstd -llzma -lz -lpthread
 
 # the library core: every stage of the pipeline
 CORE := util limits strmap cmdline confparse uevent index ctx request coldplug plan graph \
-	sched load initstate decompress sys kstats json outcome report run
+	sched load initstate decompress dupcost sys kstats json outcome report run
 CORE_SRC := $(CORE:%=preload/%.c)
 HDRS := $(wildcard preload/*.h)
 
-.PHONY: all libs check check-fast unit vmtest fuzz fuzz-smoke demo bench install install-core clean distclean deps shellcheck soak
+.PHONY: all libs check check-fast unit vmtest fuzz fuzz-smoke demo bench bench-scale install install-core clean distclean deps shellcheck soak
 
 # The included parts define rules too: the default goal stays `all`.
 .DEFAULT_GOAL := all
@@ -108,7 +110,7 @@ $(B)/unit/shim.so: tests/shim/shim.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -Wall -Wextra -O1 -shared -fPIC -o $@ $< -lpthread
 
-UNIT_BINS := $(B)/unit/test_graph $(B)/unit/test_parse $(B)/unit/shim.so \
+UNIT_BINS := $(B)/unit/test_graph $(B)/unit/test_parse $(B)/unit/test_dupcost $(B)/unit/shim.so \
 	$(B)/asan/modpreload $(B)/tsan/modpreload $(EXTRA_UNIT)
 unit: $(UNIT_BINS)
 	tests/run.sh unit
@@ -133,6 +135,10 @@ demo: deps
 bench: deps
 	$(MAKE) all
 	bench/run.sh
+VCPUS ?= 32 64 128
+bench-scale: deps
+	$(MAKE) all
+	bench/scale.sh -c "$(VCPUS)"
 N ?= 20
 soak: deps
 	$(MAKE) all

@@ -7,7 +7,9 @@
 #            [--contenders LIST] [--extras] [--smoke] [-o DIR] [--report RAWDIR]
 #
 #   -n RUNS           runs of every point (MP_BENCH_RUNS, default 3)
-#   -s SCENARIOS      storm,graph,dups,cost (MP_BENCH_SCENARIOS, default all)
+#   -s SCENARIOS      storm,graph,dups,cost,scale (MP_BENCH_SCENARIOS, default
+#                     all; scale is bench/scale.sh, its own report, and long:
+#                     32, 64 and 128 vCPUs, MP_BENCH_SCALE_VCPUS)
 #   -c VCPUS          the storm's vCPU counts on 6.1 (MP_BENCH_VCPUS, default
 #                     4,8,16,32)
 #   -k KERNELS        the storm's kernels (MP_BENCH_KERNELS, default
@@ -57,7 +59,7 @@ usage() {
 }
 
 runs=${MP_BENCH_RUNS:-3}
-scenarios=${MP_BENCH_SCENARIOS:-storm,graph,dups,cost}
+scenarios=${MP_BENCH_SCENARIOS:-storm,graph,dups,cost,scale}
 vcpus=${MP_BENCH_VCPUS:-4,8,16,32}
 kernels=${MP_BENCH_KERNELS:-bookworm,trixie}
 contenders=${MP_BENCH_CONTENDERS:-udev,modprobe,xargs,waves,dataflow}
@@ -153,7 +155,14 @@ for s in $(bench_words "$scenarios"); do
 		"scenario_$s" "$runs" "$vcpus" "$kernels" "$cs"
 		;;
 	cost) "$top/bench/cost.sh" >"$BENCH_RAW/cost.tsv" ;;
-	*) bench_die "unknown scenario $s (storm, graph, dups, cost)" ;;
+	scale)
+		if [ "$smoke" = 1 ]; then
+			bench_log "scale: not in the smoke run (hours of 128-vCPU boots)"
+		else
+			"$top/bench/scale.sh" -o "$results"
+		fi
+		;;
+	*) bench_die "unknown scenario $s (storm, graph, dups, cost, scale)" ;;
 	esac
 	echo "elapsed.$s=$(($(date +%s) - t_start))" >>"$BENCH_RAW/meta.txt"
 done

@@ -219,11 +219,12 @@ static int ungzip(const void *in, size_t inlen, struct mp_sink *o, size_t *outle
 
 /* Every format a module file may come in: its suffix, its name as
  * /sys/module/compression says it, how load.c reports a file the kernel
- * cannot take itself, and the decoder for that case. */
+ * cannot take itself, the decoder for that case, and how the image's size
+ * is read without decoding (dupcost.c). */
 static const struct mp_format formats[] = {
-	{ ".zst", "zstd", "init (zstd in userspace)", unzstd },
-	{ ".xz", "xz", "init (xz in userspace)", unxz },
-	{ ".gz", "gzip", "init (gzip in userspace)", ungzip },
+	{ ".zst", "zstd", "init (zstd in userspace)", unzstd, mp_dupcost_zstd_size },
+	{ ".xz", "xz", "init (xz in userspace)", unxz, mp_dupcost_xz_size },
+	{ ".gz", "gzip", "init (gzip in userspace)", ungzip, mp_dupcost_gzip_size },
 };
 
 /* The format of a module file, by its name; NULL: not compressed. */

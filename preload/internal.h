@@ -67,6 +67,8 @@ struct mp_result {
 	bool fatal;             /* nothing could be done: no index, no module dir */
 	uint64_t elapsed;       /* ns the schedule took */
 	struct mp_kstats *kstats_before, *kstats_after;
+	/* what duplicates would cost the kernel if each reached it (dupcost.c) */
+	uint64_t dupcost_bytes, dupcost_dups;
 };
 
 /* plan.c's own: libkmod and what it has resolved so far. */
@@ -178,6 +180,7 @@ struct mp_load_result {
 	uint64_t t_start, t_end;
 };
 void mp_load(const struct mp_env *env, const struct mp_job *job, struct mp_load_result *res);
+int mp_open_beneath(const struct mp_env *env, const char *path);
 
 /* initstate.c */
 enum { MP_INITSTATE_NONE, MP_INITSTATE_LIVE, MP_INITSTATE_COMING,
@@ -189,6 +192,8 @@ struct mp_sink;
 struct mp_format {
 	const char *suffix, *name, *how;
 	int (*decode)(const void *in, size_t inlen, struct mp_sink *o, size_t *outlen);
+	/* the decompressed size from the file's own header or index (dupcost.c) */
+	int (*size)(int fd, off_t len, uint64_t *out);
 };
 const struct mp_format *mp_decompress_format(const char *path);
 /* What all workers' decompressed images may hold at once, and so the
@@ -243,6 +248,23 @@ int mp_kstats_parse(const char *buf, size_t len, struct mp_kstats *out);
 int mp_kstats_get(const struct mp_kstats *s, const char *label, uint64_t *v);
 bool mp_kstats_is_counter(const char *label);
 int mp_kstats_snapshot(const char *sysfs, struct mp_kstats **out, mp_warn_fn warn, void *data);
+
+/* dupcost.c: what the kernel allocates for a duplicate it refuses */
+struct mp_dupcost {
+	uint64_t file;   /* the file's size: what finit_module() reads */
+	uint64_t image;  /* the ELF image: the decompressed size */
+	uint64_t layout; /* module memory, where the kernel gets that far (< 6.4) */
+	uint64_t bytes;  /* all of it, for one refused load */
+};
+int mp_dupcost_kernel(const char *kver);
+int mp_dupcost_zstd_size(int fd, off_t size, uint64_t *out);
+int mp_dupcost_xz_size(int fd, off_t size, uint64_t *out);
+int mp_dupcost_gzip_size(int fd, off_t size, uint64_t *out);
+int mp_dupcost_image_size(int fd, const struct mp_format *f, uint64_t *out);
+int mp_dupcost_layout(const void *image, size_t len, uint64_t *out);
+int mp_dupcost_file(int fd, const struct mp_format *f, int kernel, const char *kcomp,
+		    struct mp_budget *budget, struct mp_dupcost *out);
+int mp_dupcost_plan(struct mp_ctx *ctx, uint64_t *total, uint64_t *dups);
 
 /* confparse.c: modules-load.d syntax */
 typedef int (*mp_conf_cb)(void *data, const char *name, unsigned line);

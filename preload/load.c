@@ -35,7 +35,7 @@ struct mp_open_how {
  * "..", and the kernel resolves it beneath that directory (openat2,
  * 5.6+). Older kernels get the lexical check and O_NOFOLLOW.
  */
-static int open_beneath(const struct mp_env *env, const char *path)
+int mp_open_beneath(const struct mp_env *env, const char *path)
 {
 	size_t n = strlen(env->moddir);
 	struct mp_open_how how = {
@@ -157,7 +157,7 @@ void mp_load(const struct mp_env *env, const struct mp_job *job, struct mp_load_
 			return;
 		}
 
-		fd = open_beneath(env, job->path);
+		fd = mp_open_beneath(env, job->path);
 		if (fd < 0) {
 			r = fd;
 			goto fail;

@@ -49,6 +49,8 @@ struct mp_module {
 	char *fail_why;  /* for MP_FAILED before any syscall: what the index or
 			    the file system said */
 	off_t size;      /* file size on disk */
+	uint64_t dup_bytes; /* what the kernel allocates for one duplicate it
+			       refuses (dupcost.c); 0: not asked twice */
 	unsigned requests; /* how many asked for it by its name or an alias of it */
 	unsigned requests_with_dependents; /* and as a dependency of what they asked for */
 	unsigned sources;  /* 1 << enum mp_source, for every request that did */

@@ -105,6 +105,7 @@ static void json_module(struct mp_json *j, const struct mp_ctx *ctx, const struc
 	mp_json_str(j, "how", m->how);
 	mp_json_str(j, "options", m->options);
 	mp_json_u64(j, "size", (uint64_t)m->size);
+	mp_json_u64(j, "duplicate_cost_bytes", m->dup_bytes);
 	mp_json_u64(j, "requests", m->requests);
 	mp_json_u64(j, "requests_with_dependents", m->requests_with_dependents);
 	mp_json_bool(j, "no_device", mp_outcome_no_device(p, m));
@@ -166,6 +167,12 @@ static void json_kstats(struct mp_json *j, const struct mp_ctx *ctx)
 	mp_json_obj_end(j);
 }
 
+static const char *dupcost_model(const struct mp_ctx *ctx)
+{
+	return mp_dupcost_kernel(mp_ctx_env(ctx)->kver) >= 6004 ? "file and decompressed copy (6.4+)"
+						     : "file, decompressed copy and module memory (before 6.4)";
+}
+
 int mp_report_json(struct mp_ctx *ctx, int fd)
 {
 	const struct mp_plan *p = mp_ctx_plan(ctx);
@@ -196,6 +203,12 @@ int mp_report_json(struct mp_ctx *ctx, int fd)
 	 * per-request modprobe would touch if every request raced */
 	mp_json_u64(&j, "duplicates_with_dependencies", t.dup_deps);
 	mp_json_u64(&j, "bytes_not_read_with_dependencies", t.bytes_not_read_deps);
+	/* and what the kernel would allocate for them before refusing them */
+	mp_json_obj_begin(&j, "duplicate_cost");
+	mp_json_u64(&j, "duplicates", mp_ctx_result(ctx)->dupcost_dups);
+	mp_json_u64(&j, "bytes", mp_ctx_result(ctx)->dupcost_bytes);
+	mp_json_str(&j, "model", dupcost_model(ctx));
+	mp_json_obj_end(&j);
 	mp_json_obj_begin(&j, "counts");
 	for (i = MP_LOADED; i <= MP_HUNG; i++)
 		mp_json_u64(&j, mp_state_name(i), t.by_state[i]);
@@ -368,6 +381,14 @@ void mp_report_summary(struct mp_ctx *ctx)
 	mp_log(ctx, MP_LOG_NOTICE, "%u requests (%s) for %d modules: %llu duplicates collapsed, %s not read",
 	       p->req_total, src[0] ? src : "none", p->nmods, (unsigned long long)t.dup, nr);
 
+	if (mp_ctx_result(ctx)->dupcost_dups) {
+		const struct mp_result *res = mp_ctx_result(ctx);
+
+		human_bytes(res->dupcost_bytes, nr, sizeof(nr));
+		mp_log(ctx, MP_LOG_NOTICE, "a loader per request would make the kernel allocate %s for the "
+		       "%llu duplicates it refuses (estimate: %s)", nr,
+		       (unsigned long long)res->dupcost_dups, dupcost_model(ctx));
+	}
 	if (chain && mp_graph_critical_path(p, chain, &n, &cns) == 0)
 		for (i = 0; i < n && clen < sizeof(crit); i++)
 			clen += (size_t)snprintf(crit + clen, sizeof(crit) - clen, "%s%s",

@@ -217,6 +217,8 @@ static int run_here(const struct mp_run_args *a)
 	r = gather(ctx, a);
 	if (r == 0)
 		r = schedule(ctx, a);
+	if (r == 0)
+		(void)mp_dupcost_plan(ctx, &res->dupcost_bytes, &res->dupcost_dups);
 	if (r < 0) {
 		mp_log(ctx, MP_LOG_ERR, "stopped: %s (%s)", strerror(-r), mp_errno_name(-r));
 		res->fatal = mp_ctx_plan(ctx)->nmods == 0;

@@ -40,6 +40,23 @@ xz --lzma2=dict=64MiB -c <"$tmp/payload" >"$tmp/payload.dict64.xz"
 zstd -q -c --zstd=wlog=27 <"$tmp/payload" >"$tmp/payload.wlog27.zst"
 printf 'a\nb a\nc b alias=foo-bar\n' | "$top/tests/unit/mktree.sh" "$tmp/tree" 1.0
 
+# dupcost: the same payload with each format's size field, zstd from a pipe
+# (no size), xz with stream padding and with several blocks; and a real module, compressed the way
+# the kernel's modules_install does, when one of the cached kernels has one
+zstd -q -c <"$tmp/payload" >"$tmp/payload.pipe.zst"
+{ cat "$tmp/payload.xz"; head -c 8 /dev/zero; } >"$tmp/payload.pad.xz"
+xz --block-size=100000 -c <"$tmp/payload" >"$tmp/payload.blocks.xz"
+ko=
+for k in "$b"/kernels/bookworm/lib/modules/*/kernel/arch/x86/crypto/aesni-intel.ko; do
+	[ -f "$k" ] && ko=$k
+done
+if [ -n "$ko" ]; then
+	cp "$ko" "$tmp/ko"
+	zstd -q -T0 -k "$tmp/ko" -o "$tmp/ko.zst"
+	xz --check=crc32 --lzma2=dict=1MiB -c "$tmp/ko" >"$tmp/ko.xz"
+	ko=$tmp/ko
+fi
+"$b/unit/test_dupcost" "$tmp" ${ko:+"$ko"} || echo "FAIL: dupcost (exit $?)"
 "$b/unit/test_graph" || echo "FAIL: graph (exit $?)"
 "$b/unit/test_parse" "$top/tests/data" "$tmp" || echo "FAIL: parse (exit $?)"
 "$b/unit/test_init" "$tmp" || echo "FAIL: init (exit $?)"

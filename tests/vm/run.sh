@@ -6,6 +6,7 @@
 # Usage: tests/vm/run.sh -k KERNEL_IMAGE -i INITRD [-s SMP] [-m MEM_MB]
 #            [-a "extra kernel cmdline"] [-t TIMEOUT_S] [--disk IMG]
 #            [-l LOG] [--verbose] [--no-trace] [--until TEXT] [--arch ARCH]
+#            [-M MACHINE]
 #
 #   -s SMP        vCPUs (default 2)
 #   -m MEM_MB     memory (default 512)
@@ -24,6 +25,9 @@
 #                 build/vm-logs/); its path is reported on stderr
 #   --verbose     kernel messages on the console (default: quiet)
 #   --no-trace    no trace_event= on the command line
+#   -M MACHINE    QEMU's machine type (default QEMU's own, i440fx, which
+#                 takes at most 255 vCPUs; q35 too under TCG: past 255 QEMU
+#                 7.2 wants KVM's irqchip)
 #   --until TEXT  stop the guest 5 s after the serial console shows TEXT
 #                 (for a guest that halts instead of powering off; the 5 s
 #                 let what would follow, a kernel panic say, reach the log)
@@ -47,7 +51,7 @@ log() { printf 'run.sh: %s\n' "$*" >&2; }
 TRACE_EVENTS=syscalls:sys_enter_finit_module,syscalls:sys_exit_finit_module,syscalls:sys_enter_init_module,syscalls:sys_exit_init_module,module:module_load
 
 kernel='' initrd='' disk='' logf='' extra='' until=''
-smp=2 mem=512 timeout=300 verbose=0 trace=1 arch=x86_64
+smp=2 mem=512 timeout=300 verbose=0 trace=1 arch=x86_64 machine=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	-k) kernel=$2; shift 2 ;;
@@ -58,6 +62,7 @@ while [ $# -gt 0 ]; do
 	-t) timeout=$2; shift 2 ;;
 	-l) logf=$2; shift 2 ;;
 	--disk) disk=$2; shift 2 ;;
+	-M) machine=$2; shift 2 ;;
 	--verbose) verbose=1; shift ;;
 	--no-trace) trace=0; shift ;;
 	--until) until=$2; shift 2 ;;
@@ -96,6 +101,7 @@ if [ "$console" = ttyS0 ]; then
 	set -- qemu-system-x86_64 -accel tcg,thread=multi -cpu max -m "$mem" \
 		-smp "$smp" -nographic -no-reboot \
 		-kernel "$kernel" -initrd "$initrd" -append "$cmdline"
+	if [ -n "$machine" ]; then set -- "$@" -M "$machine"; fi
 	if [ -n "$disk" ]; then
 		set -- "$@" -drive "file=$disk,if=virtio,format=raw"
 	fi

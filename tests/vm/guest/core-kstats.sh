@@ -2,7 +2,9 @@
 # The kernel's own module statistics (CONFIG_MODULE_STATS): a storm of
 # per-request modprobe leaves failed loads behind; modpreload, asked for
 # other modules just as many times, leaves the failure counters alone, and
-# its report's before/after delta is what the kernel's file says.
+# its report's before/after delta is what the kernel's file says. Last, a
+# dry run asking for every live module twice: modpreload's estimate of what
+# one refused duplicate of each costs, to set against what the storm cost.
 # shellcheck source=/dev/null
 . /mpt/core-lib.sh
 stats() { mpt_modstats | sed "s/^MPT: modstats/MPT: $1/"; }
@@ -44,3 +46,9 @@ awk '/"delta": \{/ { f = 1; next } f && /\}/ { exit }
 	f { l = $0; sub(/^ *"/, "", l); v = l; sub(/".*/, "", l); gsub(/ /, "_", l)
 	    sub(/.*: /, "", v); sub(/,$/, "", v); print "MPT: kdelta." l "=" v }' /run/r.json
 mpt_compression
+
+set --
+while read -r m _; do set -- "$@" "$m" "$m"; done </proc/modules
+/sbin/modpreload -n -q --no-kstats -r /run/est.json "$@"
+awk '/^      "(name|size|duplicate_cost_bytes)": / { k = $1; gsub(/[":]/, "", k); v = $2; gsub(/[",]/, "", v); f[k] = v }
+	/^    }/ && f["name"] != "" { printf "MPT: est.%s=%s,%s\n", f["name"], f["size"], f["duplicate_cost_bytes"]; delete f }' /run/est.json

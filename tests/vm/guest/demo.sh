@@ -1,7 +1,8 @@
 # shellcheck shell=sh
 # make demo's guest: load what this VM's devices ask for, one way or the
 # other (mpt.demo= on the kernel command line), and report what the
-# kernel saw.
+# kernel saw: the load syscalls, and on a kernel with CONFIG_MODULE_STATS
+# its own counters before and after (ks0.*, ks1.*).
 #   naive:      one `modprobe` per device modalias, as udev's coldplug
 #               does, as many at once as udev would run (8 + 2 per CPU)
 #   modpreload: `modpreload --coldplug`
@@ -9,6 +10,7 @@ mode=$(sed -n 's/.*mpt\.demo=\([a-z]*\).*/\1/p' /proc/cmdline)
 mpt_coldplug_modaliases >/tmp/aliases
 mpt_kv devices_with_modalias "$(wc -l </tmp/aliases)"
 mpt_kv cpus "$(grep -c ^processor /proc/cpuinfo)"
+mpt_modstats >/tmp/ks0 && sed 's/^MPT: modstats/MPT: ks0/' /tmp/ks0
 t0=$(mpt_uptime)
 case $mode in
 naive)
@@ -20,9 +22,12 @@ modpreload)
 	mpt_kv modpreload_rc $?
 	sed 's/^modpreload: /MPT: summary=/' /tmp/err
 	sed -n 's/^  "\(duplicates_collapsed\|bytes_not_read\|unique\)": \([0-9]*\),$/MPT: report.\1=\2/p' /run/report.json
+	# its estimate of what the duplicates would have cost the kernel
+	sed -n '/^  "duplicate_cost": {/,/^  }/s/^    "\(bytes\|duplicates\)": \([0-9]*\),*$/MPT: report.dupcost_\1=\2/p' /run/report.json
 	;;
 esac
 t1=$(mpt_uptime)
+mpt_modstats >/tmp/ks1 && sed 's/^MPT: modstats/MPT: ks1/' /tmp/ks1
 mpt_kv wall_ms "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%d", (b - a) * 1000 }')"
 mpt_trace_counts
 mpt_proc_count

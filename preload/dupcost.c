@@ -1,0 +1,426 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * What a duplicate load costs the kernel before it can refuse it: the
+ * memory it allocates (vmalloc, vmap, module memory) for one load of a
+ * module that is already there. CONFIG_MODULE_STATS counts this as
+ * "Virtual mem wasted bytes"; most distribution kernels are built without
+ * it, so the report estimates it from the file instead.
+ *
+ * The stages, from kernel/module/main.c:
+ *   - the file: finit_module() reads it whole (kernel_read_file, vmalloc),
+ *     init_module() copies the caller's image (the decompressed size);
+ *   - with MODULE_INIT_COMPRESSED_FILE (5.17+) the kernel decompresses it
+ *     into pages of its own (vmap): the image size again;
+ *   - before 6.4 the name was checked for a duplicate only after
+ *     layout_and_allocate(): the module's memory as layout_sections() and
+ *     layout_symtab() size it, one page-aligned block per kind.
+ * 6.4 moved the check before the allocation; 6.12's stats charge a refused
+ * duplicate its image plus, for a compressed file, the compressed length.
+ * 6.5 merges concurrent loads of the same file, which then cost nothing:
+ * the estimate is for duplicates that reach the kernel, an upper bound.
+ *
+ * The image size comes from the compressed file's own header or trailer,
+ * never by decompressing it: zstd's frame content size, xz's index, gzip's
+ * ISIZE. Only the layout needs the ELF itself.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "internal.h"
+
+#define PAGE 4096u
+#define ALIGN_UP(x, a) (((x) + ((a) - 1)) / (a) * (a))
+
+/* "6.12.117-mpstats" -> 6 * 1000 + 12 */
+int mp_dupcost_kernel(const char *kver)
+{
+	unsigned long maj, min;
+	char *end;
+
+	if (kver == NULL || *kver < '0' || *kver > '9')
+		return -EINVAL;
+	maj = strtoul(kver, &end, 10);
+	if (*end != '.' || end[1] < '0' || end[1] > '9')
+		return -EINVAL;
+	min = strtoul(end + 1, NULL, 10);
+	if (maj >= 1000 || min >= 1000)
+		return -EINVAL;
+	return (int)(maj * 1000 + min);
+}
+
+static int pread_all(int fd, void *buf, size_t n, off_t off)
+{
+	ssize_t r = pread(fd, buf, n, off);
+
+	if (r < 0)
+		return -errno;
+	return (size_t)r == n ? 0 : -EBADMSG;
+}
+
+/* An xz variable-length integer: 7 bits a byte, low first, at most 9. */
+static int xz_vli(const uint8_t *b, size_t n, size_t *pos, uint64_t *out)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < 9 && *pos < n; i++) {
+		uint8_t c = b[(*pos)++];
+
+		v |= (uint64_t)(c & 0x7f) << (7 * i);
+		if (!(c & 0x80)) {
+			*out = v;
+			return 0;
+		}
+	}
+	return -EBADMSG;
+}
+
+/*
+ * The stream footer (CRC32, backward size, flags, "YZ") says where the
+ * index is; the index lists every block's uncompressed size. The CRCs are
+ * not checked: a wrong size only makes a wrong estimate, and the kernel
+ * checks the file itself when it loads it.
+ */
+static int xz_image_size(int fd, off_t size, uint64_t *out)
+{
+	uint8_t foot[12];
+	_cleanup_free_ uint8_t *idx = NULL;
+	uint64_t nrec, unpadded, usize, sum = 0;
+	size_t back, pos = 1;
+	off_t end = size;
+	int r;
+
+	/* stream padding: zeros in units of four after the footer */
+	for (;;) {
+		uint8_t pad[4];
+
+		if (end < 24)
+			return -EBADMSG;
+		if ((r = pread_all(fd, pad, 4, end - 4)) < 0)
+			return r;
+		if (pad[0] | pad[1] | pad[2] | pad[3])
+			break;
+		end -= 4;
+	}
+	if ((r = pread_all(fd, foot, sizeof(foot), end - 12)) < 0)
+		return r;
+	if (foot[10] != 'Y' || foot[11] != 'Z')
+		return -EBADMSG;
+	back = ((size_t)foot[4] | (size_t)foot[5] << 8 | (size_t)foot[6] << 16 | (size_t)foot[7] << 24) + 1;
+	back *= 4;
+	if (back > (1u << 20) || (off_t)back > end - 24)
+		return -EBADMSG;
+	idx = malloc(back);
+	if (idx == NULL)
+		return -ENOMEM;
+	if ((r = pread_all(fd, idx, back, end - 12 - (off_t)back)) < 0)
+		return r;
+	if (idx[0] != 0 || xz_vli(idx, back, &pos, &nrec) < 0)
+		return -EBADMSG;
+	while (nrec-- > 0) {
+		if (xz_vli(idx, back, &pos, &unpadded) < 0 || xz_vli(idx, back, &pos, &usize) < 0)
+			return -EBADMSG;
+		sum += usize;
+	}
+	*out = sum;
+	return 0;
+}
+
+/* The decompressed size from a zstd frame header: written by a file's
+ * compressor, it says the content size (a pipe's does not: ENODATA). */
+int mp_dupcost_zstd_size(int fd, off_t size, uint64_t *out)
+{
+	uint8_t b[18]; /* ZSTD_FRAMEHEADERSIZE_MAX: the largest frame header */
+	size_t len = size < (off_t)sizeof(b) ? (size_t)size : sizeof(b);
+	unsigned long long n;
+	int r;
+
+	if (len < 6)
+		return -EBADMSG;
+	if ((r = pread_all(fd, b, len, 0)) < 0)
+		return r;
+	n = ZSTD_getFrameContentSize(b, len);
+	if (n == ZSTD_CONTENTSIZE_ERROR)
+		return -EBADMSG;
+	if (n == ZSTD_CONTENTSIZE_UNKNOWN)
+		return -ENODATA; /* written through a pipe */
+	*out = n;
+	return 0;
+}
+
+int mp_dupcost_xz_size(int fd, off_t size, uint64_t *out)
+{
+	return xz_image_size(fd, size, out);
+}
+
+/* gzip's ISIZE: the input's length modulo 2^32; modules are smaller */
+int mp_dupcost_gzip_size(int fd, off_t size, uint64_t *out)
+{
+	uint8_t b[4];
+	int r;
+
+	if (size < 18)
+		return -EBADMSG;
+	if ((r = pread_all(fd, b, 4, size - 4)) < 0)
+		return r;
+	*out = (uint64_t)b[0] | (uint64_t)b[1] << 8 | (uint64_t)b[2] << 16 | (uint64_t)b[3] << 24;
+	return 0;
+}
+
+/* The ELF image's size in FD, a module file in format F (NULL: plain). */
+int mp_dupcost_image_size(int fd, const struct mp_format *f, uint64_t *out)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (f == NULL) {
+		*out = (uint64_t)st.st_size;
+		return 0;
+	}
+	return f->size(fd, st.st_size, out);
+}
+
+/* The kinds of module memory, as 6.4+ names them (mod_mem_type). */
+enum { L_TEXT, L_RODATA, L_RO_AFTER_INIT, L_DATA, L_INIT_TEXT, L_INIT_RODATA,
+       L_INIT_DATA, L_MAX };
+
+static bool starts(const char *s, const char *p)
+{
+	return strncmp(s, p, strlen(p)) == 0;
+}
+
+/* NAME in the section name table, or NULL when it is not a string in it */
+static const char *sec_name(const Elf64_Shdr *strsec, const char *elf, size_t len, unsigned name)
+{
+	if (strsec->sh_offset > len || strsec->sh_size > len - strsec->sh_offset ||
+	    name >= strsec->sh_size)
+		return NULL;
+	if (memchr(elf + strsec->sh_offset + name, '\0', strsec->sh_size - name) == NULL)
+		return NULL;
+	return elf + strsec->sh_offset + name;
+}
+
+static void place(uint64_t *size, const Elf64_Shdr *s)
+{
+	uint64_t a = s->sh_addralign ? s->sh_addralign : 1;
+
+	*size = ALIGN_UP(*size, a) + s->sh_size;
+}
+
+/*
+ * layout_sections(), layout_symtab() and module_memory_alloc() of 6.12 for
+ * x86-64 with CONFIG_MODULE_UNLOAD and CONFIG_KALLSYMS (not KALLSYMS_ALL):
+ * what layout_and_allocate() asks execmem/module_alloc for. Before 6.4 the
+ * same sections went into two blocks (core, init) with the same page
+ * alignment between kinds, so the sum is the same within a page or two.
+ */
+int mp_dupcost_layout(const void *image, size_t len, uint64_t *out)
+{
+	static const struct { uint64_t want, not; } masks[] = {
+		{ SHF_EXECINSTR | SHF_ALLOC, 0 },
+		{ SHF_ALLOC, SHF_WRITE },
+		{ (1u << 21) | SHF_ALLOC, 0 }, /* SHF_RO_AFTER_INIT, set by the kernel */
+		{ SHF_WRITE | SHF_ALLOC, 0 },
+	};
+	static const int core_kind[] = { L_TEXT, L_RODATA, L_RO_AFTER_INIT, L_DATA };
+	static const int init_kind[] = { L_INIT_TEXT, L_INIT_RODATA, -1, L_INIT_DATA };
+	const char *elf = image;
+	const Elf64_Ehdr *eh = image;
+	const Elf64_Shdr *sh, *strsec;
+	_cleanup_free_ uint64_t *flags = NULL;
+	_cleanup_free_ bool *placed = NULL;
+	uint64_t size[L_MAX] = { 0 }, total = 0;
+	unsigned i, m, nsym = 0, ncore = 0, symi = 0, stri = 0, pcpu = 0;
+	uint64_t corestr = 0;
+
+	if (len < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_shentsize != sizeof(Elf64_Shdr) ||
+	    eh->e_shnum == 0 || eh->e_shstrndx >= eh->e_shnum ||
+	    eh->e_shoff > len || (uint64_t)eh->e_shnum * sizeof(Elf64_Shdr) > len - eh->e_shoff ||
+	    eh->e_shoff % 8)
+		return -ENOEXEC;
+	sh = (const Elf64_Shdr *)(elf + eh->e_shoff);
+	strsec = &sh[eh->e_shstrndx];
+	flags = calloc(eh->e_shnum, sizeof(*flags));
+	placed = calloc(eh->e_shnum, sizeof(*placed));
+	if (flags == NULL || placed == NULL)
+		return -ENOMEM;
+
+	/* what rewrite_section_headers(), find_pcpusec() and
+	 * layout_and_allocate() change before the layout */
+	for (i = 0; i < eh->e_shnum; i++) {
+		const char *n = sec_name(strsec, elf, len, sh[i].sh_name);
+
+		if (n == NULL)
+			return -ENOEXEC;
+		flags[i] = sh[i].sh_flags;
+		if (sh[i].sh_type == SHT_SYMTAB) {
+			symi = i;
+			stri = sh[i].sh_link;
+		}
+		if (strcmp(n, "__versions") == 0 || strcmp(n, ".modinfo") == 0)
+			flags[i] &= ~(uint64_t)SHF_ALLOC;
+		else if (strcmp(n, ".data..percpu") == 0) {
+			flags[i] &= ~(uint64_t)SHF_ALLOC;
+			pcpu = i;
+		} else if (strcmp(n, ".data..ro_after_init") == 0 || strcmp(n, "__jump_table") == 0)
+			flags[i] |= 1u << 21;
+	}
+	if (symi == 0 || stri == 0 || stri >= eh->e_shnum)
+		return -ENOEXEC;
+	for (int init = 0; init <= 1; init++)
+		for (m = 0; m < ARRAY_SIZE(masks); m++)
+			for (i = 0; i < eh->e_shnum; i++) {
+				const char *n = sec_name(strsec, elf, len, sh[i].sh_name);
+				int kind = init ? init_kind[m] : core_kind[m];
+
+				if ((flags[i] & masks[m].want) != masks[m].want ||
+				    (flags[i] & masks[m].not) || placed[i] ||
+				    init != starts(n, ".init") || kind < 0)
+					continue;
+				place(&size[kind], &sh[i]);
+				placed[i] = true;
+			}
+
+	/* kallsyms: the whole symtab and strtab go to init data; the
+	 * symbols of core text, their names and a type byte each stay */
+	if (sh[symi].sh_offset > len || sh[symi].sh_size > len - sh[symi].sh_offset ||
+	    sh[symi].sh_offset % 8 ||
+	    sh[stri].sh_offset > len || sh[stri].sh_size > len - sh[stri].sh_offset)
+		return -ENOEXEC;
+	place(&size[L_INIT_DATA], &sh[symi]);
+	nsym = (unsigned)(sh[symi].sh_size / sizeof(Elf64_Sym));
+	for (i = 0; i < nsym; i++) {
+		const Elf64_Sym *s = (const Elf64_Sym *)(elf + sh[symi].sh_offset) + i;
+		bool core = i == 0;
+
+		if (!core && s->st_shndx != SHN_UNDEF && s->st_shndx < eh->e_shnum && s->st_name &&
+		    s->st_shndx != pcpu) {
+			const char *sn = sec_name(strsec, elf, len, sh[s->st_shndx].sh_name);
+
+			core = (flags[s->st_shndx] & SHF_ALLOC) && (flags[s->st_shndx] & SHF_EXECINSTR) &&
+			       !starts(sn, ".init");
+		}
+		if (!core)
+			continue;
+		if (s->st_name >= sh[stri].sh_size)
+			return -ENOEXEC;
+		ncore++;
+		corestr += strnlen(elf + sh[stri].sh_offset + s->st_name, sh[stri].sh_size - s->st_name) + 1;
+	}
+	size[L_DATA] = ALIGN_UP(size[L_DATA], sh[symi].sh_addralign ? sh[symi].sh_addralign : 1) +
+		       (uint64_t)ncore * sizeof(Elf64_Sym) + corestr + ncore;
+	place(&size[L_INIT_DATA], &sh[stri]);
+	/* struct mod_kallsyms (4 pointer-sized fields), then a type byte per symbol */
+	size[L_INIT_DATA] = ALIGN_UP(size[L_INIT_DATA], 8) + 32 + nsym;
+
+	for (i = 0; i < L_MAX; i++)
+		total += ALIGN_UP(size[i], PAGE);
+	*out = total;
+	return 0;
+}
+
+/*
+ * One refused duplicate of the module in FD, loaded the way load.c would
+ * on a kernel of version KERNEL (mp_dupcost_kernel) with in-kernel
+ * decompression of KCOMP ("" for none). The ELF is read only when the
+ * kernel reaches the layout stage (before 6.4), and decompressed for it
+ * through BUDGET.
+ */
+int mp_dupcost_file(int fd, const struct mp_format *f, int kernel, const char *kcomp,
+		    struct mp_budget *budget, struct mp_dupcost *out)
+{
+	struct stat st;
+	bool finit_comp = f != NULL && kcomp != NULL && strcmp(kcomp, f->name) == 0;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	out->file = (uint64_t)st.st_size;
+	r = mp_dupcost_image_size(fd, f, &out->image);
+	if (r < 0)
+		return r;
+	if (f == NULL)
+		out->bytes = out->file;             /* finit: the file, read whole */
+	else if (finit_comp)
+		out->bytes = out->file + out->image; /* read, then decompressed */
+	else
+		out->bytes = out->image;            /* init: the image we hand over */
+
+	if (kernel >= 6004)
+		return 0;
+	if (f == NULL) {
+		void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+
+		if (map == MAP_FAILED)
+			return -errno;
+		r = mp_dupcost_layout(map, (size_t)st.st_size, &out->layout);
+		munmap(map, (size_t)st.st_size);
+	} else {
+		void *image = NULL;
+		size_t len = 0;
+
+		r = mp_decompress(f, fd, budget, 0, &image, &len);
+		if (r < 0)
+			return r;
+		r = mp_dupcost_layout(image, len, &out->layout);
+		free(image);
+		mp_budget_give(budget, len);
+	}
+	if (r == 0)
+		out->bytes += out->layout;
+	return r;
+}
+
+/*
+ * Every module the plan asked for more than once (its dependents' requests
+ * included: a per-request modprobe loads what a module needs first): what
+ * one refused duplicate of it costs this kernel, in m->dup_bytes, and the
+ * sum over all duplicates in *total. A module whose cost cannot be told is
+ * left out with a debug message.
+ */
+int mp_dupcost_plan(struct mp_ctx *ctx, uint64_t *total, uint64_t *dups)
+{
+	struct mp_plan *p = mp_ctx_plan(ctx);
+	const struct mp_env *env = mp_ctx_env(ctx);
+	struct mp_budget budget;
+	int kernel = mp_dupcost_kernel(env->kver);
+	int i;
+
+	*total = *dups = 0;
+	if (kernel < 0)
+		return kernel;
+	mp_budget_init(&budget, MP_DECOMPRESS_MAX);
+	for (i = 0; i < p->nmods; i++) {
+		struct mp_module *m = &p->mods[i];
+		struct mp_dupcost c;
+		int fd, r;
+
+		if (m->requests < 2 || m->path == NULL || m->state == MP_BUILTIN)
+			continue;
+		fd = mp_open_beneath(env, m->path);
+		if (fd < 0) {
+			mp_log(ctx, MP_LOG_DEBUG, "%s: no duplicate cost: %s", m->name, mp_errno_name(-fd));
+			continue;
+		}
+		r = mp_dupcost_file(fd, mp_decompress_format(m->path), kernel, env->compression, &budget, &c);
+		close(fd);
+		if (r < 0) {
+			mp_log(ctx, MP_LOG_DEBUG, "%s: no duplicate cost: %s", m->name, mp_errno_name(-r));
+			continue;
+		}
+		m->dup_bytes = c.bytes;
+		*total += c.bytes * (m->requests - 1);
+		*dups += m->requests - 1;
+	}
+	mp_budget_destroy(&budget);
+	return 0;
+}
