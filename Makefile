@@ -31,7 +31,7 @@ STATIC_LIBS := -lkmod -lzstd -llzma -lz -lpthread
 
 # the library core: every stage of the pipeline
 CORE := util strmap cmdline confparse uevent index ctx request coldplug plan graph \
-	sched load decompress sys kstats json report run
+	sched load decompress sys kstats json report profile run
 CORE_SRC := $(CORE:%=preload/%.c)
 HDRS := $(wildcard preload/*.h)
 
@@ -133,8 +133,8 @@ soak: deps
 	bench/soak.sh -n $(N)
 
 # --- fuzzing (libFuzzer) ---
-FUZZERS := cmdline conf uevent kstats index
-FUZZ_SRC := $(addprefix preload/,util.c strmap.c cmdline.c confparse.c uevent.c kstats.c index.c)
+FUZZERS := cmdline conf uevent kstats index profile
+FUZZ_SRC := $(addprefix preload/,util.c strmap.c cmdline.c confparse.c uevent.c kstats.c index.c profile.c)
 FUZZ_SECONDS ?= 60
 # the index fuzzer hands what our check accepts to the host's libkmod
 FUZZ_LIBS_index := -lkmod

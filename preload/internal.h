@@ -219,4 +219,30 @@ void mp_json_ms(struct mp_json *j, const char *key, uint64_t ns);
 void mp_json_bool(struct mp_json *j, const char *key, bool val);
 void mp_json_null(struct mp_json *j, const char *key);
 
+/* profile.c: the last boot's load times */
+#define MP_PROFILE_PATH "/usr/lib/modpreload/profile" /* in the image */
+#define MP_PROFILE_VERSION 1u
+#define MP_PROFILE_MAX_BYTES (1u << 20)
+#define MP_PROFILE_MAX_LINE 256
+#define MP_PROFILE_MAX_MODULES 16384
+#define MP_PROFILE_MAX_US 600000000u /* ten minutes: no init() takes longer */
+/* the guess for a module the profile does not know (profile.c) */
+#define MP_EXPECT_BASE_US 1000u
+#define MP_EXPECT_US_PER_64K 1000u
+struct mp_profile_entry {
+	char *name;
+	uint32_t us;
+};
+struct mp_profile {
+	char kver[256];
+	struct mp_profile_entry *entries;
+	int n, cap;
+	struct mp_strmap *byname; /* name -> index in entries */
+	unsigned nbad;            /* lines skipped */
+};
+int mp_profile_parse(const char *buf, size_t len, struct mp_profile **out);
+int mp_profile_get(const struct mp_profile *p, const char *name, uint32_t *us);
+void mp_profile_free(struct mp_profile *p);
+uint64_t mp_profile_expect_ns(const struct mp_profile *p, const struct mp_module *m, bool *known);
+
 #endif
