@@ -469,6 +469,7 @@ void mp_ctx_free(struct mp_ctx *ctx)
 	mp_cmdline_free(&ctx->cmdline);
 	free(ctx->kstats_before);
 	free(ctx->kstats_after);
+	mp_profile_free(ctx->profile);
 	free(ctx);
 }
 

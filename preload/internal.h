@@ -68,6 +68,8 @@ struct mp_ctx {
 
 	struct mp_kstats *kstats_before, *kstats_after;
 
+	struct mp_profile *profile; /* the last boot's times, when usable */
+
 	/* modules.dep.bin, mapped by its check: libkmod drops a dependency
 	 * whose file is gone without telling its caller (plan.c) */
 	void *depbin;
@@ -104,12 +106,15 @@ int mp_request(struct mp_ctx *ctx, const char *name_or_alias, enum mp_source src
 int mp_plan_note_missing(struct mp_plan *p, const char *name);
 const char *mp_source_name(enum mp_source s);
 
+struct mp_profile;
+
 /* graph.c: plan structure, independent of libkmod */
 int mp_graph_add(struct mp_plan *p, const char *name, int *idx);
 int mp_graph_depend(struct mp_plan *p, int mod, int dep, bool soft);
 int mp_graph_waves(struct mp_plan *p, struct mp_ctx *ctx);
 int mp_graph_critical_path(const struct mp_plan *p, int *chain, int *len, uint64_t *ns);
 int mp_graph_finish(struct mp_plan *p, int idx, int *ready, int *nready);
+int mp_graph_priorities(struct mp_plan *p, const struct mp_profile *prof);
 void mp_plan_free(struct mp_plan *p);
 bool mp_state_done(enum mp_state s);
 bool mp_module_no_device(const struct mp_plan *p, const struct mp_module *m);
@@ -122,6 +127,7 @@ struct mp_job {
 	int idx;
 	const char *name, *path, *options;
 	uint64_t deadline; /* mp_now_ns() when the scheduler gives up on it */
+	uint64_t prio, seq; /* the ready queue's order (sched.c) */
 	struct mp_budget *budget; /* for userspace decompression */
 };
 struct mp_load_result {

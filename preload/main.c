@@ -34,6 +34,8 @@ static const char usage[] =
 	"Loading:\n"
 	"  -j, --jobs N             loads at once (default: CPUs, at most 16)\n"
 	"      --waves              wait for each wave to finish before the next starts\n"
+	"      --order ORDER        which ready module first: critical (the longest\n"
+	"                           chain of expected load time, default) or fifo\n"
 	"  -t, --timeout SECONDS    give up on an init() after this long (default 60)\n"
 	"      --settle-ms MS       coldplug: quiet time before the final rescan (200)\n"
 	"  -n, --dry-run            print the plan and load nothing\n"
@@ -54,7 +56,7 @@ static const char usage[] =
 
 enum {
 	OPT_COLDPLUG = 256, OPT_NO_DEFAULT_CONFIG, OPT_CMDLINE, OPT_WAVES, OPT_SETTLE,
-	OPT_KMSG, OPT_NO_KSTATS, OPT_SYSFS, OPT_NO_FORK,
+	OPT_KMSG, OPT_NO_KSTATS, OPT_SYSFS, OPT_NO_FORK, OPT_ORDER,
 };
 
 static const struct option longopts[] = {
@@ -67,6 +69,7 @@ static const struct option longopts[] = {
 	{ "modprobe-config", required_argument, NULL, 'C' },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "waves", no_argument, NULL, OPT_WAVES },
+	{ "order", required_argument, NULL, OPT_ORDER },
 	{ "timeout", required_argument, NULL, 't' },
 	{ "settle-ms", required_argument, NULL, OPT_SETTLE },
 	{ "dry-run", no_argument, NULL, 'n' },
@@ -203,6 +206,11 @@ int main(int argc, char **argv)
 			break;
 		case OPT_WAVES:
 			a.opts.waves = true;
+			break;
+		case OPT_ORDER:
+			if (strcmp(optarg, "critical") != 0 && strcmp(optarg, "fifo") != 0)
+				return bad_usage("--order: '%s' is not critical or fifo", optarg);
+			a.opts.fifo = strcmp(optarg, "fifo") == 0;
 			break;
 		case 't':
 			if (parse_int(optarg, 1, 86400, &v) < 0)

@@ -91,6 +91,11 @@ struct mp_module {
 	bool read;       /* its file was read and handed to the kernel */
 	unsigned mark;   /* graph walks */
 	uint64_t t_start, t_end; /* ns since the run started */
+	uint64_t expect_ns; /* what its load should take: the profile, or a
+			       guess from its size (profile.c) */
+	bool expect_known;  /* expect_ns is the profile's */
+	uint64_t prio;      /* expect_ns along the longest chain it starts:
+			       the ready queue hands out the highest first */
 };
 
 struct mp_kstats; /* kstats.c */
@@ -126,6 +131,8 @@ struct mp_options {
 				    running near its end are given up on as hung,
 				    what has not started is skipped */
 	bool waves;              /* strict barriers instead of dataflow */
+	bool fifo;               /* ready modules in arrival order, not by
+				    the longest chain they start */
 	bool dry_run;
 	bool coldplug;
 	bool kstats;             /* read /sys/kernel/debug/modules/stats */

@@ -147,6 +147,8 @@ static void json_module(struct mp_json *j, const struct mp_ctx *ctx, const struc
 		mp_json_null(j, "errno");
 	}
 	mp_json_ms(j, "ms", m->t_end > m->t_start ? m->t_end - m->t_start : 0);
+	mp_json_ms(j, "expected_ms", m->expect_ns);
+	mp_json_str(j, "expected_from", m->expect_known ? "profile" : "size");
 	mp_json_ms(j, "start_ms", m->t_start);
 	mp_json_ms(j, "end_ms", m->t_end);
 	mp_json_i64(j, "worker", m->worker);

@@ -4,6 +4,9 @@
  * is handed to a worker as soon as everything it waits for is final
  * (dataflow), or, with --waves, when its whole wave may start.
  *
+ * Ready modules wait in a queue ordered by the longest chain of expected
+ * load time they start (graph.c), or, with --order=fifo, by arrival.
+ *
  * One thread, this one, owns the plan: it hands out jobs, applies results,
  * resolves new devices' modaliases with libkmod, and decides when a module
  * has hung. Workers only open a file and make the syscall (load.c). They
@@ -32,8 +35,10 @@ struct sched {
 	struct mp_ctx *ctx;
 	pthread_mutex_t lock;
 	pthread_cond_t work;
-	struct mp_job *queue;          /* ready jobs, FIFO */
-	int qhead, qlen, qcap;
+	struct mp_job *queue;          /* ready jobs: a heap, best first */
+	int qlen, qcap;
+	uint64_t seq;                  /* arrival order, for ties and FIFO */
+
 	struct mp_load_result *done;   /* finished jobs, for us */
 	int ndone, capdone;
 	struct worker **workers;
@@ -66,6 +71,39 @@ static uint64_t job_wait_end(uint64_t started, uint64_t expiry)
 	return expiry - (margin < 1000000000u ? margin : 1000000000u);
 }
 
+/* a goes out before b */
+static bool before(const struct sched *s, const struct mp_job *a, const struct mp_job *b)
+{
+	if (!s->ctx->opts.fifo && a->prio != b->prio)
+		return a->prio > b->prio;
+	return a->seq < b->seq;
+}
+
+/* Called with the lock held, qlen > 0. */
+static struct mp_job dequeue(struct sched *s)
+{
+	struct mp_job top = s->queue[0], *q = s->queue;
+	int i = 0;
+
+	q[0] = q[--s->qlen];
+	for (;;) {
+		int l = 2 * i + 1, r = l + 1, best = i;
+		struct mp_job t;
+
+		if (l < s->qlen && before(s, &q[l], &q[best]))
+			best = l;
+		if (r < s->qlen && before(s, &q[r], &q[best]))
+			best = r;
+		if (best == i)
+			break;
+		t = q[i];
+		q[i] = q[best];
+		q[best] = t;
+		i = best;
+	}
+	return top;
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -77,13 +115,14 @@ static void *worker_main(void *arg)
 		struct mp_job job;
 		char one = 1;
 
-		while (!s->stop && s->qlen == 0)
+		/* Not while results wait to be applied: what they free may go
+		 * before what is queued (a chain's next link, most often the
+		 * one this worker just finished). apply_results() wakes us. */
+		while (!s->stop && (s->qlen == 0 || s->ndone > 0))
 			pthread_cond_wait(&s->work, &s->lock);
 		if (s->stop)
 			break;
-		job = s->queue[s->qhead];
-		s->qhead = (s->qhead + 1) % s->qcap;
-		s->qlen--;
+		job = dequeue(s);
 		w->job = job.idx;
 		w->started = mp_now_ns();
 		job.deadline = job_wait_end(w->started, job_expiry(s->ctx, w->started));
@@ -145,24 +184,26 @@ static int enqueue(struct sched *s, int idx)
 {
 	struct mp_module *m = &s->ctx->plan.mods[idx];
 
-	if (s->qlen == s->qcap) {
-		int ncap = s->qcap ? s->qcap * 2 : 64, i;
-		struct mp_job *q = malloc((size_t)ncap * sizeof(*q));
+	struct mp_job *q;
+	int i;
 
-		if (q == NULL)
-			return -ENOMEM;
-		for (i = 0; i < s->qlen; i++)
-			q[i] = s->queue[(s->qhead + i) % s->qcap];
-		free(s->queue);
-		s->queue = q;
-		s->qcap = ncap;
-		s->qhead = 0;
-	}
-	s->queue[(s->qhead + s->qlen) % s->qcap] = (struct mp_job){
+	if (mp_append(&s->queue, &s->qlen, &s->qcap, sizeof(*s->queue)) < 0)
+		return -ENOMEM;
+	q = s->queue;
+	/* The priority is the one of this moment: devices that appear later
+	 * may lengthen the chain below a queued module, which then keeps its
+	 * place. It will not wait long: it is ready. */
+	i = s->qlen - 1;
+	q[i] = (struct mp_job){
 		.idx = idx, .name = m->name, .path = m->path, .options = m->options,
-		.budget = &s->budget,
+		.budget = &s->budget, .prio = m->prio, .seq = s->seq++,
 	};
-	s->qlen++;
+	for (; i > 0 && before(s, &q[i], &q[(i - 1) / 2]); i = (i - 1) / 2) {
+		struct mp_job t = q[i];
+
+		q[i] = q[(i - 1) / 2];
+		q[(i - 1) / 2] = t;
+	}
 	m->state = MP_QUEUED;
 	pthread_cond_signal(&s->work);
 	return 0;
@@ -261,6 +302,8 @@ static int apply_results(struct sched *s)
 		log_result(s->ctx, m);
 		r = finish(s, res->idx);
 	}
+	if (s->ndone > 0)
+		pthread_cond_broadcast(&s->work);
 	s->ndone = 0;
 	return r;
 }

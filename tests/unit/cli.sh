@@ -394,6 +394,35 @@ t_parallel() {
 	check "really parallel" [ "$max" -ge 2 ]
 }
 
+# the most loads the shim saw at once, and its first start to last end (ms)
+most_at_once() { sort -n "$t/log" | awk '$2=="start"{n++} $2=="end"{n--} n>m{m=n} END{print m+0}'; }
+makespan() { sort -n "$t/log" | awk 'NR==1{a=$1} {b=$1} END{print int((b-a)/1000000)}'; }
+# the order of the starts, names only
+starts_in_order() { sort -n "$t/log" | awk '$2=="start"{printf "%s ", $3}'; }
+first_two() { starts_in_order | awk -v m="$1" '{ exit !($1 == m || $2 == m) }'; }
+
+# Critical path first. Six short independent loads, asked for first, and a
+# chain c1 < c2 < c3 < c4 of the same length each; two workers. In arrival
+# order the chain starts after the six (7 x 200 ms); by the longest chain
+# it starts at once and the six fill the other worker (about 5 x 200 ms).
+# The order is the proof; the times only have to agree, with a margin.
+t_fifo_worse() {
+	dag='s1\ns2\ns3\ns4\ns5\ns6\nc1\nc2 c1\nc3 c2\nc4 c3\n'
+	setup "$dag"
+	RULES='*:0:200'
+	run -j 2 --order fifo s1 s2 s3 s4 s5 s6 c4
+	check "fifo: exit 0" eq "$rc" 0
+	fifo=$(makespan)
+	check "fifo: c1 after every s" eq "$(starts_in_order | sed 's/ $//' | awk '{print $7}')" c1
+	setup "$dag"
+	RULES='*:0:200'
+	run -j 2 s1 s2 s3 s4 s5 s6 c4
+	check "critical: exit 0" eq "$rc" 0
+	cpf=$(makespan)
+	check "critical: c1 among the first two" first_two c1
+	check "critical path first is faster ($cpf ms vs fifo $fifo ms)" [ $((cpf + 200)) -lt "$fifo" ]
+}
+
 # A name not in the tree: error naming it, exit 1, the rest loads.
 t_missing() {
 	setup 'a\n'
@@ -802,6 +831,7 @@ options blacklist softdep_cycle softdep_fails:sched compressed bombs:sched waves
 missing missing_file paths bad_index dry_run coldplug:sched no_device second_level:sched kstats config_usage fanout:sched"
 cases="$cases missing_sibling config_big cmdline_long kmod_config shadow_gone"
 cases="$cases kstats_labels output report_tmp report_link report_rofs bombs_wait utf8"
+cases="$cases fifo_worse:sched"
 
 [ -n "${MP_CASES:-}" ] && cases=$MP_CASES
 for c in $cases; do
