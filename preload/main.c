@@ -36,6 +36,8 @@ static const char usage[] =
 	"      --waves              wait for each wave to finish before the next starts\n"
 	"      --order ORDER        which ready module first: critical (the longest\n"
 	"                           chain of expected load time, default) or fifo\n"
+	"      --pool POOL          adaptive (workers asleep in init() do not count\n"
+	"                           against -j, default) or fixed (-j workers)\n"
 	"  -t, --timeout SECONDS    give up on an init() after this long (default 60)\n"
 	"      --settle-ms MS       coldplug: quiet time before the final rescan (200)\n"
 	"  -n, --dry-run            print the plan and load nothing\n"
@@ -56,7 +58,7 @@ static const char usage[] =
 
 enum {
 	OPT_COLDPLUG = 256, OPT_NO_DEFAULT_CONFIG, OPT_CMDLINE, OPT_WAVES, OPT_SETTLE,
-	OPT_KMSG, OPT_NO_KSTATS, OPT_SYSFS, OPT_NO_FORK, OPT_ORDER,
+	OPT_KMSG, OPT_NO_KSTATS, OPT_SYSFS, OPT_NO_FORK, OPT_ORDER, OPT_POOL,
 };
 
 static const struct option longopts[] = {
@@ -70,6 +72,7 @@ static const struct option longopts[] = {
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "waves", no_argument, NULL, OPT_WAVES },
 	{ "order", required_argument, NULL, OPT_ORDER },
+	{ "pool", required_argument, NULL, OPT_POOL },
 	{ "timeout", required_argument, NULL, 't' },
 	{ "settle-ms", required_argument, NULL, OPT_SETTLE },
 	{ "dry-run", no_argument, NULL, 'n' },
@@ -211,6 +214,11 @@ int main(int argc, char **argv)
 			if (strcmp(optarg, "critical") != 0 && strcmp(optarg, "fifo") != 0)
 				return bad_usage("--order: '%s' is not critical or fifo", optarg);
 			a.opts.fifo = strcmp(optarg, "fifo") == 0;
+			break;
+		case OPT_POOL:
+			if (strcmp(optarg, "adaptive") != 0 && strcmp(optarg, "fixed") != 0)
+				return bad_usage("--pool: '%s' is not adaptive or fixed", optarg);
+			a.opts.fixed_pool = strcmp(optarg, "fixed") == 0;
 			break;
 		case 't':
 			if (parse_int(optarg, 1, 86400, &v) < 0)

@@ -133,6 +133,8 @@ struct mp_options {
 	bool waves;              /* strict barriers instead of dataflow */
 	bool fifo;               /* ready modules in arrival order, not by
 				    the longest chain they start */
+	bool fixed_pool;         /* jobs workers, whatever they do; else the
+				    pool grows by the workers asleep in init() */
 	bool dry_run;
 	bool coldplug;
 	bool kstats;             /* read /sys/kernel/debug/modules/stats */

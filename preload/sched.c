@@ -7,6 +7,12 @@
  * Ready modules wait in a queue ordered by the longest chain of expected
  * load time they start (graph.c), or, with --order=fifo, by arrival.
  *
+ * The pool follows the CPU, not the count: jobs is how many loads may burn
+ * CPU at once, and a worker whose init() sleeps (waiting for hardware, a
+ * firmware timeout) does not hold a CPU, so another worker may start while
+ * it sleeps, up to MP_JOBS_MAX (--pool=fixed: jobs workers, always). What a
+ * worker does is read from its task state in /proc/self/task/TID/stat.
+ *
  * One thread, this one, owns the plan: it hands out jobs, applies results,
  * resolves new devices' modaliases with libkmod, and decides when a module
  * has hung. Workers only open a file and make the syscall (load.c). They
@@ -18,6 +24,8 @@
 #include <pthread.h>
 #include <string.h>
 #include <fcntl.h>
+#include <stdio.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -29,6 +37,9 @@ struct worker {
 	int job;          /* module index being loaded, -1 when idle */
 	uint64_t started; /* when that job started */
 	bool abandoned;   /* its init() hung; its result no longer counts */
+	pid_t tid;        /* for /proc/self/task/TID/stat; 0 until it runs */
+	int asleep;       /* samples in a row that found it asleep in this job */
+	int asleep_job;   /* the job those samples were of */
 };
 
 struct sched {
@@ -38,7 +49,8 @@ struct sched {
 	struct mp_job *queue;          /* ready jobs: a heap, best first */
 	int qlen, qcap;
 	uint64_t seq;                  /* arrival order, for ties and FIFO */
-
+	int limit;                     /* jobs that may run at once */
+	int nabandoned;
 	struct mp_load_result *done;   /* finished jobs, for us */
 	int ndone, capdone;
 	struct worker **workers;
@@ -110,6 +122,7 @@ static void *worker_main(void *arg)
 	struct sched *s = w->s;
 
 	pthread_mutex_lock(&s->lock);
+	w->tid = (pid_t)syscall(SYS_gettid);
 	for (;;) {
 		struct mp_load_result res = { 0 };
 		struct mp_job job;
@@ -118,7 +131,7 @@ static void *worker_main(void *arg)
 		/* Not while results wait to be applied: what they free may go
 		 * before what is queued (a chain's next link, most often the
 		 * one this worker just finished). apply_results() wakes us. */
-		while (!s->stop && (s->qlen == 0 || s->ndone > 0))
+		while (!s->stop && (s->qlen == 0 || s->running >= s->limit || s->ndone > 0))
 			pthread_cond_wait(&s->work, &s->lock);
 		if (s->stop)
 			break;
@@ -346,12 +359,74 @@ static uint64_t check_hung(struct sched *s, uint64_t now, int *err)
 		/* The thread stays in the kernel until init() returns; the pool
 		 * gets a new one so the rest of the plan keeps its width. */
 		w->abandoned = true;
+		s->nabandoned++;
 		s->running--;
 		*err = finish(s, w->job);
 		if (*err == 0 && !s->stop)
 			*err = start_worker(s);
 	}
 	return next;
+}
+
+/* How often the pool looks at its workers while work waits for a slot. */
+#define MP_POOL_TICK_NS (5u * 1000000u)
+
+/* Whether the thread is asleep ('S', or 'D' as msleep() in an init() is):
+ * not using a CPU. Unknown (no /proc) counts as busy: the fixed pool. */
+static bool task_asleep(pid_t tid)
+{
+	char path[64], buf[128], *p;
+
+	if (tid <= 0)
+		return false;
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
+	/* "tid (comm) S ...": comm may hold anything, but not past the last ')' */
+	if (mp_read_file(path, buf, sizeof(buf), NULL) < 0 || (p = strrchr(buf, ')')) == NULL)
+		return false;
+	return p[1] == ' ' && (p[2] == 'S' || p[2] == 'D');
+}
+
+/*
+ * Called with the lock held. The jobs that may run now: ctx->jobs, and one
+ * more for each worker that two samples in a row found asleep in the same
+ * job (one sample may catch a spinning init() on a lock for an instant),
+ * at most MP_JOBS_MAX; and the workers to run them. A thread that cannot
+ * be made is no error while another works.
+ */
+static int pool_adjust(struct sched *s)
+{
+	int i, asleep = 0, limit, want, r = 0;
+
+	if (s->ctx->opts.fixed_pool)
+		return 0;
+	for (i = 0; i < s->nworkers; i++) {
+		struct worker *w = s->workers[i];
+
+		if (w->abandoned || w->job < 0) {
+			w->asleep = 0;
+			continue;
+		}
+		if (w->asleep_job != w->job) {
+			w->asleep = 0;
+			w->asleep_job = w->job;
+		}
+		w->asleep = task_asleep(w->tid) ? w->asleep + 1 : 0;
+		if (w->asleep >= 2)
+			asleep++;
+	}
+	limit = s->ctx->jobs + asleep;
+	if (limit > MP_JOBS_MAX)
+		limit = MP_JOBS_MAX;
+	if (limit > s->limit)
+		pthread_cond_broadcast(&s->work);
+	if (limit != s->limit)
+		mp_log(s->ctx, MP_LOG_DEBUG, "pool: %d of %d loads asleep in init(); up to %d at once",
+		       asleep, s->running, limit);
+	s->limit = limit;
+	want = s->limit - s->running < s->qlen ? s->limit - s->running : s->qlen;
+	while (r == 0 && s->nworkers - s->nabandoned - s->running < want)
+		r = start_worker(s);
+	return r < 0 && s->nworkers - s->nabandoned > 0 ? 0 : r;
 }
 
 static bool all_final(const struct mp_plan *p, int wave, bool waves)
@@ -486,6 +561,12 @@ static int loop(struct sched *s)
 			skip_rest(s, "not tried: the run's time was up", -1);
 			break;
 		}
+		r = pool_adjust(s);
+		if (r < 0)
+			break;
+		/* work waits for a slot: look again soon whether one frees */
+		if (!ctx->opts.fixed_pool && s->qlen > 0 && wait_ns > MP_POOL_TICK_NS)
+			wait_ns = MP_POOL_TICK_NS;
 		if (ctx->uevent_fd >= 0) {
 			r = take_devices(s, false);
 			if (r < 0)
@@ -566,6 +647,7 @@ int mp_sched_run(struct mp_ctx *ctx)
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->work, NULL);
 	mp_budget_init(&s->budget, MP_DECOMPRESS_MAX);
+	s->limit = ctx->jobs;
 	r = pipe2(s->wake, O_CLOEXEC | O_NONBLOCK) < 0 ? -errno : mp_graph_waves(&ctx->plan, ctx);
 	for (i = 0; i < ctx->jobs && r == 0; i++)
 		r = start_worker(s);

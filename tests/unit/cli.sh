@@ -381,17 +381,17 @@ t_waves() {
 	check "mode" eq "$(jq -r .mode "$t/r.json")" dataflow
 }
 
-# Independent modules overlap; -j bounds how many run at once.
+# Independent modules overlap; -j bounds how many run at once (with
+# --pool=fixed, whatever they do; see t_pool for the adaptive pool).
 t_parallel() {
 	spec=
 	for i in 0 1 2 3 4 5 6 7; do spec="${spec}p$i\n"; done
 	setup "$spec"
 	RULES='*:0:200'
-	run -j 3 p0 p1 p2 p3 p4 p5 p6 p7
+	run -j 3 --pool fixed p0 p1 p2 p3 p4 p5 p6 p7
 	check "exit 0" eq "$rc" 0
-	max=$(sort -n "$t/log" | awk '$2=="start"{n++} $2=="end"{n--} n>m{m=n} END{print m}')
-	check "at most 3 at once" [ "$max" -le 3 ]
-	check "really parallel" [ "$max" -ge 2 ]
+	check "at most 3 at once" [ "$(most_at_once)" -le 3 ]
+	check "really parallel" [ "$(most_at_once)" -ge 2 ]
 }
 
 # the most loads the shim saw at once, and its first start to last end (ms)
@@ -410,17 +410,42 @@ t_fifo_worse() {
 	dag='s1\ns2\ns3\ns4\ns5\ns6\nc1\nc2 c1\nc3 c2\nc4 c3\n'
 	setup "$dag"
 	RULES='*:0:200'
-	run -j 2 --order fifo s1 s2 s3 s4 s5 s6 c4
+	run -j 2 --pool fixed --order fifo s1 s2 s3 s4 s5 s6 c4
 	check "fifo: exit 0" eq "$rc" 0
 	fifo=$(makespan)
 	check "fifo: c1 after every s" eq "$(starts_in_order | sed 's/ $//' | awk '{print $7}')" c1
 	setup "$dag"
 	RULES='*:0:200'
-	run -j 2 s1 s2 s3 s4 s5 s6 c4
+	run -j 2 --pool fixed s1 s2 s3 s4 s5 s6 c4
 	check "critical: exit 0" eq "$rc" 0
 	cpf=$(makespan)
 	check "critical: c1 among the first two" first_two c1
 	check "critical path first is faster ($cpf ms vs fifo $fifo ms)" [ $((cpf + 200)) -lt "$fifo" ]
+}
+
+# The pool follows the CPU: loads asleep in init() do not hold back the
+# others (eight 400 ms sleeps at -j 2 overlap far beyond 2), loads that
+# burn the CPU never run more than -j at once.
+t_pool() {
+	spec=
+	for i in 0 1 2 3 4 5 6 7; do spec="${spec}p$i\n"; done
+	setup "$spec"
+	RULES='*:0:400'
+	run -j 2 --pool fixed p0 p1 p2 p3 p4 p5 p6 p7
+	check "fixed: -j at once" eq "$(most_at_once)" 2
+	fixed=$(makespan)
+	setup "$spec"
+	RULES='*:0:400'
+	run -j 2 p0 p1 p2 p3 p4 p5 p6 p7
+	check "sleeping: exit 0" eq "$rc" 0
+	check "sleeping: more than -j at once ($(most_at_once))" [ "$(most_at_once)" -ge 4 ]
+	check "sleeping: faster than the fixed pool ($(makespan) ms, fixed $fixed ms)" \
+		[ $(($(makespan) + 400)) -lt "$fixed" ]
+	setup "$spec"
+	RULES='*:0:150:spin'
+	run -j 2 p0 p1 p2 p3 p4 p5 p6 p7
+	check "spinning: exit 0" eq "$rc" 0
+	check "spinning: never more than -j at once ($(most_at_once))" [ "$(most_at_once)" -le 2 ]
 }
 
 # A name not in the tree: error naming it, exit 1, the rest loads.
@@ -831,7 +856,7 @@ options blacklist softdep_cycle softdep_fails:sched compressed bombs:sched waves
 missing missing_file paths bad_index dry_run coldplug:sched no_device second_level:sched kstats config_usage fanout:sched"
 cases="$cases missing_sibling config_big cmdline_long kmod_config shadow_gone"
 cases="$cases kstats_labels output report_tmp report_link report_rofs bombs_wait utf8"
-cases="$cases fifo_worse:sched"
+cases="$cases fifo_worse:sched pool:sched"
 
 [ -n "${MP_CASES:-}" ] && cases=$MP_CASES
 for c in $cases; do
