@@ -31,7 +31,7 @@ STATIC_LIBS := -lkmod -lzstd -llzma -lz -lpthread
 
 # the library core: every stage of the pipeline
 CORE := util strmap cmdline confparse uevent index ctx request coldplug plan graph \
-	sched load decompress sys kstats json report profile run
+	sched load decompress sys kstats json report profile profile_io run
 CORE_SRC := $(CORE:%=preload/%.c)
 HDRS := $(wildcard preload/*.h)
 

@@ -69,6 +69,8 @@ struct mp_ctx {
 	struct mp_kstats *kstats_before, *kstats_after;
 
 	struct mp_profile *profile; /* the last boot's times, when usable */
+	const char *profile_state;  /* "used", "ignored", "none" */
+	char profile_path[PATH_MAX];
 
 	/* modules.dep.bin, mapped by its check: libkmod drops a dependency
 	 * whose file is gone without telling its caller (plan.c) */
@@ -249,6 +251,12 @@ struct mp_profile {
 int mp_profile_parse(const char *buf, size_t len, struct mp_profile **out);
 int mp_profile_get(const struct mp_profile *p, const char *name, uint32_t *us);
 void mp_profile_free(struct mp_profile *p);
+int mp_profile_load(struct mp_ctx *ctx);
 uint64_t mp_profile_expect_ns(const struct mp_profile *p, const struct mp_module *m, bool *known);
+int mp_profile_write(struct mp_ctx *ctx, const char *path);
+const char *mp_profile_out(const struct mp_ctx *ctx, const char *report, char *buf, size_t size);
+struct mp_json;
+void mp_profile_json(const struct mp_ctx *ctx, struct mp_json *j);
+void mp_profile_summary(struct mp_ctx *ctx);
 
 #endif

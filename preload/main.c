@@ -38,6 +38,10 @@ static const char usage[] =
 	"                           chain of expected load time, default) or fifo\n"
 	"      --pool POOL          adaptive (workers asleep in init() do not count\n"
 	"                           against -j, default) or fixed (-j workers)\n"
+	"      --profile FILE       the last boot's load times (default\n"
+	"                           /usr/lib/modpreload/profile if there; \"\": none)\n"
+	"      --profile-out FILE   write this run's times there (default: \"profile\"\n"
+	"                           beside the report; \"\": nowhere)\n"
 	"  -t, --timeout SECONDS    give up on an init() after this long (default 60)\n"
 	"      --settle-ms MS       coldplug: quiet time before the final rescan (200)\n"
 	"  -n, --dry-run            print the plan and load nothing\n"
@@ -58,7 +62,8 @@ static const char usage[] =
 
 enum {
 	OPT_COLDPLUG = 256, OPT_NO_DEFAULT_CONFIG, OPT_CMDLINE, OPT_WAVES, OPT_SETTLE,
-	OPT_KMSG, OPT_NO_KSTATS, OPT_SYSFS, OPT_NO_FORK, OPT_ORDER, OPT_POOL,
+	OPT_KMSG, OPT_NO_KSTATS, OPT_SYSFS, OPT_NO_FORK, OPT_ORDER, OPT_POOL, OPT_PROFILE,
+	OPT_PROFILE_OUT,
 };
 
 static const struct option longopts[] = {
@@ -73,6 +78,8 @@ static const struct option longopts[] = {
 	{ "waves", no_argument, NULL, OPT_WAVES },
 	{ "order", required_argument, NULL, OPT_ORDER },
 	{ "pool", required_argument, NULL, OPT_POOL },
+	{ "profile", required_argument, NULL, OPT_PROFILE },
+	{ "profile-out", required_argument, NULL, OPT_PROFILE_OUT },
 	{ "timeout", required_argument, NULL, 't' },
 	{ "settle-ms", required_argument, NULL, OPT_SETTLE },
 	{ "dry-run", no_argument, NULL, 'n' },
@@ -219,6 +226,12 @@ int main(int argc, char **argv)
 			if (strcmp(optarg, "adaptive") != 0 && strcmp(optarg, "fixed") != 0)
 				return bad_usage("--pool: '%s' is not adaptive or fixed", optarg);
 			a.opts.fixed_pool = strcmp(optarg, "fixed") == 0;
+			break;
+		case OPT_PROFILE:
+			a.opts.profile = optarg;
+			break;
+		case OPT_PROFILE_OUT:
+			a.opts.profile_out = optarg;
 			break;
 		case 't':
 			if (parse_int(optarg, 1, 86400, &v) < 0)

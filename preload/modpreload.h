@@ -135,6 +135,8 @@ struct mp_options {
 				    the longest chain they start */
 	bool fixed_pool;         /* jobs workers, whatever they do; else the
 				    pool grows by the workers asleep in init() */
+	const char *profile;     /* NULL: MP_PROFILE_PATH if there; "": none */
+	const char *profile_out; /* NULL: "profile" beside the report; "": none */
 	bool dry_run;
 	bool coldplug;
 	bool kstats;             /* read /sys/kernel/debug/modules/stats */

@@ -256,6 +256,7 @@ int mp_report_json(struct mp_ctx *ctx, int fd)
 	mp_json_obj_end(&j);
 	json_waves(&j, p, t.nwaves);
 	json_critical(&j, p);
+	mp_profile_json(ctx, &j);
 	mp_json_arr_begin(&j, "modules");
 	for (i = 0; i < p->nmods; i++)
 		json_module(&j, ctx, &p->mods[i]);
@@ -436,6 +437,7 @@ void mp_report_summary(struct mp_ctx *ctx)
 
 	problems(ctx);
 	summary_kstats(ctx);
+	mp_profile_summary(ctx);
 }
 
 /*

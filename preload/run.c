@@ -153,7 +153,9 @@ static int run_here(const struct mp_run_args *a)
 			mp_warn(ctx, "cannot listen for uevents (%s); new devices are found by a rescan",
 				mp_errno_name(-ctx->uevent_fd));
 	}
-	r = gather(ctx, a);
+	r = mp_profile_load(ctx);
+	if (r == 0)
+		r = gather(ctx, a);
 	if (r == 0 && !a->opts.dry_run && a->opts.kstats)
 		(void)mp_kstats_snapshot(ctx, false);
 	if (r == 0)
@@ -166,6 +168,13 @@ static int run_here(const struct mp_run_args *a)
 	}
 	if (a->report_path)
 		wr = write_report(ctx, a->report_path);
+	if (!a->opts.dry_run && !ctx->fatal) {
+		char buf[PATH_MAX];
+		const char *out = mp_profile_out(ctx, a->report_path, buf, sizeof(buf));
+
+		if (out)
+			(void)mp_profile_write(ctx, out); /* a hint for the next boot: a warning at most */
+	}
 	mp_report_summary(ctx);
 	status = r < 0 && mp_exit_status(ctx) == MP_EXIT_OK ? MP_EXIT_SOME_FAILED : mp_exit_status(ctx);
 	/* A caller that sees 1 looks in the report for what failed: tell it

@@ -420,6 +420,7 @@ t_fifo_worse() {
 	check "critical: exit 0" eq "$rc" 0
 	cpf=$(makespan)
 	check "critical: c1 among the first two" first_two c1
+	check "critical: the order in the report" eq "$(jq -r .profile.order "$t/r.json")" critical
 	check "critical path first is faster ($cpf ms vs fifo $fifo ms)" [ $((cpf + 200)) -lt "$fifo" ]
 }
 
@@ -441,11 +442,63 @@ t_pool() {
 	check "sleeping: more than -j at once ($(most_at_once))" [ "$(most_at_once)" -ge 4 ]
 	check "sleeping: faster than the fixed pool ($(makespan) ms, fixed $fixed ms)" \
 		[ $(($(makespan) + 400)) -lt "$fixed" ]
+	check "sleeping: the pool in the report" eq "$(jq -r .profile.pool "$t/r.json")" adaptive
 	setup "$spec"
 	RULES='*:0:150:spin'
 	run -j 2 p0 p1 p2 p3 p4 p5 p6 p7
 	check "spinning: exit 0" eq "$rc" 0
 	check "spinning: never more than -j at once ($(most_at_once))" [ "$(most_at_once)" -le 2 ]
+}
+
+# The profile: written beside the report, read back, and it orders loads.
+# x and y are alike on disk; the profile says y is slow, so with one
+# worker y goes first. Bad profiles are warnings, never failures.
+t_profile() {
+	setup 'x\ny\nz x\n'
+	run z y
+	check "exit 0" eq "$rc" 0
+	check "written beside the report" eq "$(sed -n '1,2p' "$t/profile" | tr '\n' ' ')" "modpreload-profile 1 kernel 1.0 "
+	check "one line a load, by name" eq "$(sed -n '3,$p' "$t/profile" | cut -d' ' -f1 | tr '\n' ' ')" "x y z "
+	check "no profile used" eq "$(jq -r .profile.state "$t/r.json")" none
+	printf 'modpreload-profile 1\nkernel 1.0\nx 10\ny 500000\n' >"$work/p"
+	setup 'x\ny\nz x\n'
+	run -j 1 --profile "$work/p" --profile-out "$work/p2" x y
+	check "with a profile: exit 0" eq "$rc" 0
+	check "y first" eq "$(starts_in_order)" "y x "
+	check "used" eq "$(jq -r .profile.state "$t/r.json")" used
+	check "known" eq "$(jq -r '.modules[] | select(.name=="y") | .expected_from' "$t/r.json")" profile
+	check "expected" eq "$(jq -r '.modules[] | select(.name=="y") | .expected_ms' "$t/r.json")" 500
+	check "summary" grep -q "profile $work/p: 2 of 2 loads known; the most moved: y" "$t/err"
+	check "--profile-out" grep -q '^x [0-9]*$' "$work/p2"
+	check "not beside the report then" [ ! -e "$t/profile" ]
+	# another kernel, garbage, a newer version, cut lines: warnings
+	printf 'modpreload-profile 1\nkernel 9.9\ny 500000\n' >"$work/p"
+	setup 'x\ny\n'
+	run --profile "$work/p" x y
+	check "other kernel: exit 0" eq "$rc" 0
+	check "other kernel: said" grep -q "profile $work/p: made on kernel 9.9, not 1.0: ignored" "$t/err"
+	check "other kernel: ignored" eq "$(jq -r .profile.state "$t/r.json")" ignored
+	head -c 3000 /dev/urandom >"$work/p"
+	setup 'x\ny\n'
+	run --profile "$work/p" x y
+	check "garbage: exit 0" eq "$rc" 0
+	check "garbage: said" grep -q "profile $work/p: not a modpreload profile" "$t/err"
+	check "garbage: both loaded" eq "$(ok_loads)" 2
+	printf 'modpreload-profile 2\nkernel 1.0\n' >"$work/p"
+	setup 'x\n'
+	run --profile "$work/p" x
+	check "version 2: said" grep -q "a profile version this modpreload does not know" "$t/err"
+	printf 'modpreload-profile 1\nkernel 1.0\nx 5\n../y 7\ny\ny 99999999999\nx 6' >"$work/p"
+	setup 'x\n'
+	run --profile "$work/p" x
+	check "bad lines: exit 0" eq "$rc" 0
+	check "bad lines: counted" grep -q "profile $work/p: 3 lines not understood, skipped" "$t/err"
+	check "bad lines: the rest used" eq "$(jq -r '.modules[] | select(.name=="x") | .expected_ms' "$t/r.json")" 0.006
+	rm -f "$work/p"
+	setup 'x\n'
+	run --profile "$work/p" x
+	check "missing: exit 0" eq "$rc" 0
+	check "missing: said" grep -q "profile $work/p: .*ENOENT" "$t/err"
 }
 
 # A name not in the tree: error naming it, exit 1, the rest loads.
@@ -856,7 +909,7 @@ options blacklist softdep_cycle softdep_fails:sched compressed bombs:sched waves
 missing missing_file paths bad_index dry_run coldplug:sched no_device second_level:sched kstats config_usage fanout:sched"
 cases="$cases missing_sibling config_big cmdline_long kmod_config shadow_gone"
 cases="$cases kstats_labels output report_tmp report_link report_rofs bombs_wait utf8"
-cases="$cases fifo_worse:sched pool:sched"
+cases="$cases fifo_worse:sched pool:sched profile"
 
 [ -n "${MP_CASES:-}" ] && cases=$MP_CASES
 for c in $cases; do
