@@ -32,7 +32,7 @@ static const char usage[] =
 	"  -C, --modprobe-config P  modprobe.d file or directory to read instead of the\n"
 	"                           default ones (repeatable)\n"
 	"Loading:\n"
-	"  -j, --jobs N             loads at once (default: CPUs, at most 16)\n"
+	"  -j, --jobs N             loads on the CPU at once (default: CPUs, at most 16)\n"
 	"      --waves              wait for each wave to finish before the next starts\n"
 	"      --order ORDER        which ready module first: critical (the longest\n"
 	"                           chain of expected load time, default) or fifo\n"

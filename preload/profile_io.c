@@ -144,13 +144,16 @@ static int write_all(int fd, char **lines, int n, const char *kver)
  */
 int mp_profile_write(struct mp_ctx *ctx, const char *path)
 {
-	char tmp[PATH_MAX];
+	char tmp[PATH_MAX], dir[PATH_MAX];
 	char **lines = NULL;
 	int n = 0, fd, r, i;
 
 	r = collect(ctx, &lines, &n);
 	if (r == 0 && snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
 		r = -ENAMETOOLONG;
+	/* /run/modpreload may not be there yet (dracut reports elsewhere) */
+	if (r == 0 && mkdir(dirname(strcpy(dir, tmp)), 0755) < 0 && errno != EEXIST)
+		r = -errno;
 	if (r == 0) {
 		fd = mkostemp(tmp, O_CLOEXEC | O_NOFOLLOW);
 		if (fd < 0) {
