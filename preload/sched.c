@@ -50,6 +50,7 @@ struct sched {
 	int qlen, qcap;
 	uint64_t seq;                  /* arrival order, for ties and FIFO */
 	int limit;                     /* jobs that may run at once */
+	uint64_t next_sample;          /* when pool_adjust() looks again */
 	int nabandoned;
 	struct mp_load_result *done;   /* finished jobs, for us */
 	int ndone, capdone;
@@ -387,33 +388,53 @@ static bool task_asleep(pid_t tid)
 }
 
 /*
- * Called with the lock held. The jobs that may run now: ctx->jobs, and one
- * more for each worker that two samples in a row found asleep in the same
- * job (one sample may catch a spinning init() on a lock for an instant),
- * at most MP_JOBS_MAX; and the workers to run them. A thread that cannot
- * be made is no error while another works.
+ * Called with the lock held; drops it while it reads /proc, so that no
+ * worker waits for it. The jobs that may run now: ctx->jobs, and one more
+ * for each worker that two samples in a row found asleep in the same job
+ * (one sample may catch a spinning init() on a lock for an instant), at
+ * most MP_JOBS_MAX; and the workers to run them. A thread that cannot be
+ * made is no error while another works.
+ *
+ * Sampling costs a few procfs reads a worker, which under emulation (TCG)
+ * can take a good part of a CPU: the next sample waits ten times as long
+ * as this one took, so that the pool's own cost stays near a tenth of one
+ * CPU however slow the machine is.
  */
-static int pool_adjust(struct sched *s)
+static int pool_adjust(struct sched *s, uint64_t now)
 {
-	int i, asleep = 0, limit, want, r = 0;
+	struct { int w, job; pid_t tid; bool asleep; } seen[MP_JOBS_MAX];
+	int i, n = 0, asleep = 0, limit, want, r = 0;
+	uint64_t took;
 
-	if (s->ctx->opts.fixed_pool)
+	if (s->ctx->opts.fixed_pool || now < s->next_sample)
 		return 0;
-	for (i = 0; i < s->nworkers; i++) {
+	for (i = 0; i < s->nworkers && n < MP_JOBS_MAX; i++) {
 		struct worker *w = s->workers[i];
 
-		if (w->abandoned || w->job < 0) {
+		if (w->abandoned || w->job < 0)
 			w->asleep = 0;
-			continue;
-		}
+		else
+			seen[n++] = (typeof(seen[0])){ .w = i, .job = w->job, .tid = w->tid };
+	}
+	pthread_mutex_unlock(&s->lock);
+	for (i = 0; i < n; i++)
+		seen[i].asleep = task_asleep(seen[i].tid);
+	pthread_mutex_lock(&s->lock);
+	for (i = 0; i < n; i++) {
+		struct worker *w = s->workers[seen[i].w];
+
+		if (w->job != seen[i].job || w->abandoned)
+			continue; /* done meanwhile: it counts from its next job */
 		if (w->asleep_job != w->job) {
 			w->asleep = 0;
 			w->asleep_job = w->job;
 		}
-		w->asleep = task_asleep(w->tid) ? w->asleep + 1 : 0;
+		w->asleep = seen[i].asleep ? w->asleep + 1 : 0;
 		if (w->asleep >= 2)
 			asleep++;
 	}
+	took = mp_now_ns() - now;
+	s->next_sample = now + took + (10 * took > MP_POOL_TICK_NS ? 10 * took : MP_POOL_TICK_NS);
 	limit = s->ctx->jobs + asleep;
 	if (limit > MP_JOBS_MAX)
 		limit = MP_JOBS_MAX;
@@ -561,12 +582,17 @@ static int loop(struct sched *s)
 			skip_rest(s, "not tried: the run's time was up", -1);
 			break;
 		}
-		r = pool_adjust(s);
+		r = pool_adjust(s, now);
 		if (r < 0)
 			break;
-		/* work waits for a slot: look again soon whether one frees */
-		if (!ctx->opts.fixed_pool && s->qlen > 0 && wait_ns > MP_POOL_TICK_NS)
-			wait_ns = MP_POOL_TICK_NS;
+		/* work waits for a slot: look again when the next sample is due */
+		if (!ctx->opts.fixed_pool && s->qlen > 0) {
+			now = mp_now_ns();
+			if (s->next_sample <= now)
+				wait_ns = 0;
+			else if (s->next_sample - now < wait_ns)
+				wait_ns = s->next_sample - now;
+		}
 		if (ctx->uevent_fd >= 0) {
 			r = take_devices(s, false);
 			if (r < 0)
