@@ -34,47 +34,50 @@ static const char *why_bad(int r)
  * The profile for this run: opts.profile, or MP_PROFILE_PATH when it
  * exists (an image built without one has none, and that is no news).
  * Whatever is wrong with it is said and the run goes on without it.
+ * Called by ctx.c while the context is made: use is part of the env.
  */
-int mp_profile_load(struct mp_ctx *ctx)
+int mp_profile_io_load(struct mp_ctx *ctx, struct mp_profile_use *use)
 {
-	const char *path = ctx->opts.profile ? ctx->opts.profile : MP_PROFILE_PATH;
+	const struct mp_options *opts = mp_ctx_opts(ctx);
+	const char *kver = mp_ctx_env(ctx)->kver;
+	const char *path = opts->profile ? opts->profile : MP_PROFILE_PATH;
 	_cleanup_free_ char *buf = NULL;
 	struct mp_profile *p = NULL;
 	size_t len = 0;
 	int r;
 
-	ctx->profile_state = "none";
+	use->state = "none";
 	if (path[0] == '\0')
 		return 0;
-	snprintf(ctx->profile_path, sizeof(ctx->profile_path), "%s", path);
+	snprintf(use->path, sizeof(use->path), "%s", path);
 	r = mp_read_file_alloc(path, MP_PROFILE_MAX_BYTES, &buf, &len);
-	if (r == -ENOENT && ctx->opts.profile == NULL)
+	if (r == -ENOENT && opts->profile == NULL)
 		return 0;
 	if (r == 0)
 		r = mp_profile_parse(buf, len, &p);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0) {
-		ctx->profile_state = "ignored";
+		use->state = "ignored";
 		mp_warn(ctx, "profile %s: %s (%s); loading in the order the sizes suggest", path,
 			why_bad(r) ? why_bad(r) : strerror(-r), mp_errno_name(-r));
 		return 0;
 	}
-	if (strcmp(p->kver, ctx->kver) != 0) {
-		ctx->profile_state = "ignored";
-		mp_warn(ctx, "profile %s: made on kernel %s, not %s: ignored", path, p->kver, ctx->kver);
+	if (strcmp(p->kver, kver) != 0) {
+		use->state = "ignored";
+		mp_warn(ctx, "profile %s: made on kernel %s, not %s: ignored", path, p->kver, kver);
 		mp_profile_free(p);
 		return 0;
 	}
 	if (p->nbad)
 		mp_warn(ctx, "profile %s: %u lines not understood, skipped", path, p->nbad);
-	ctx->profile = p;
-	ctx->profile_state = "used";
+	use->profile = p;
+	use->state = "used";
 	return 0;
 }
 
 /* What this run measured: a load that reached the kernel and came back. */
-static bool measured(const struct mp_module *m)
+bool mp_profile_io_measured(const struct mp_module *m)
 {
 	return (m->state == MP_LOADED || (m->state == MP_FAILED && m->how != NULL)) &&
 	       m->t_end > m->t_start;
@@ -89,32 +92,36 @@ static int by_name(const void *a, const void *b)
  * not loaded this time (already live, say) what the old profile knew. */
 static int collect(struct mp_ctx *ctx, char ***lines, int *n)
 {
-	const struct mp_plan *pl = &ctx->plan;
+	const struct mp_plan *pl = mp_ctx_plan(ctx);
+	const struct mp_profile *prof = mp_ctx_env(ctx)->profile.profile;
+	_cleanup_free_ bool *now = NULL; /* the old profile's entries measured again */
 	int i, cap = 0, r = 0;
 
 	*lines = NULL;
 	*n = 0;
+	if (prof && prof->n > 0 && (now = calloc((size_t)prof->n, sizeof(*now))) == NULL)
+		return -ENOMEM;
 	for (i = 0; i < pl->nmods && r == 0 && *n < MP_PROFILE_MAX_MODULES; i++) {
 		const struct mp_module *m = &pl->mods[i];
 		uint64_t us;
+		int idx;
 
-		if (!measured(m))
+		if (!mp_profile_io_measured(m))
 			continue;
+		if (now && mp_strmap_get(prof->byname, m->name, &idx) == 0)
+			now[idx] = true;
 		us = (m->t_end - m->t_start) / 1000u;
 		r = mp_append(lines, n, &cap, sizeof(char *));
 		if (r == 0 && ((*lines)[*n - 1] = mp_strdup_printf("%s %llu", m->name,
 				(unsigned long long)(us > MP_PROFILE_MAX_US ? MP_PROFILE_MAX_US : us))) == NULL)
 			r = -ENOMEM;
 	}
-	for (i = 0; ctx->profile && i < ctx->profile->n && r == 0 && *n < MP_PROFILE_MAX_MODULES; i++) {
-		const char *name = ctx->profile->entries[i].name;
-		int idx;
-
-		if (mp_strmap_get(ctx->byname, name, &idx) == 0 && measured(&pl->mods[idx]))
+	for (i = 0; now && i < prof->n && r == 0 && *n < MP_PROFILE_MAX_MODULES; i++) {
+		if (now[i])
 			continue;
 		r = mp_append(lines, n, &cap, sizeof(char *));
-		if (r == 0 && ((*lines)[*n - 1] = mp_strdup_printf("%s %u", name,
-				ctx->profile->entries[i].us)) == NULL)
+		if (r == 0 && ((*lines)[*n - 1] = mp_strdup_printf("%s %u", prof->entries[i].name,
+				prof->entries[i].us)) == NULL)
 			r = -ENOMEM;
 	}
 	if (r == 0 && *n > 1)
@@ -142,7 +149,7 @@ static int write_all(int fd, char **lines, int n, const char *kver)
  * Written beside path and renamed over it, as the report is: the next
  * boot's image builder copies a whole profile or none.
  */
-int mp_profile_write(struct mp_ctx *ctx, const char *path)
+int mp_profile_io_write(struct mp_ctx *ctx, const char *path)
 {
 	char tmp[PATH_MAX], dir[PATH_MAX];
 	char **lines = NULL;
@@ -160,7 +167,7 @@ int mp_profile_write(struct mp_ctx *ctx, const char *path)
 			r = -errno;
 		} else {
 			(void)fchmod(fd, 0644);
-			r = write_all(fd, lines, n, ctx->kver);
+			r = write_all(fd, lines, n, mp_ctx_env(ctx)->kver);
 			if (r == 0 && rename(tmp, path) < 0)
 				r = -errno;
 			if (r < 0)
@@ -180,13 +187,15 @@ int mp_profile_write(struct mp_ctx *ctx, const char *path)
  * Where this run's profile goes: opts.profile_out, or "profile" in the
  * report's directory when the report goes to a file. NULL: nowhere.
  */
-const char *mp_profile_out(const struct mp_ctx *ctx, const char *report, char *buf, size_t size)
+const char *mp_profile_io_out(const struct mp_ctx *ctx, const char *report, char *buf,
+			      size_t size)
 {
+	const struct mp_options *opts = mp_ctx_opts(ctx);
 	char dir[PATH_MAX];
 	struct stat st;
 
-	if (ctx->opts.profile_out)
-		return ctx->opts.profile_out[0] ? ctx->opts.profile_out : NULL;
+	if (opts->profile_out)
+		return opts->profile_out[0] ? opts->profile_out : NULL;
 	if (report == NULL || strcmp(report, "-") == 0 ||
 	    lstat(report, &st) < 0 || !S_ISREG(st.st_mode))
 		return NULL;
@@ -194,61 +203,4 @@ const char *mp_profile_out(const struct mp_ctx *ctx, const char *report, char *b
 	if (snprintf(buf, size, "%s/profile", dirname(dir)) >= (int)size)
 		return NULL;
 	return buf;
-}
-
-/* The report's "profile": which one ordered this run, and how far the
- * measured times moved from it (each module has its expected_ms). */
-void mp_profile_json(const struct mp_ctx *ctx, struct mp_json *j)
-{
-	const struct mp_plan *p = &ctx->plan;
-	unsigned known = 0;
-	int i;
-
-	for (i = 0; i < p->nmods; i++)
-		known += p->mods[i].expect_known;
-	mp_json_obj_begin(j, "profile");
-	mp_json_str(j, "path", ctx->profile_path[0] ? ctx->profile_path : NULL);
-	mp_json_str(j, "state", ctx->profile_state ? ctx->profile_state : "none");
-	mp_json_u64(j, "modules", ctx->profile ? (uint64_t)ctx->profile->n : 0);
-	mp_json_u64(j, "known", known);
-	mp_json_str(j, "order", ctx->opts.fifo ? "fifo" : "critical");
-	mp_json_str(j, "pool", ctx->opts.fixed_pool ? "fixed" : "adaptive");
-	mp_json_obj_end(j);
-}
-
-/* One line: the profile, and the module whose time moved most from it. */
-void mp_profile_summary(struct mp_ctx *ctx)
-{
-	const struct mp_plan *p = &ctx->plan;
-	const struct mp_module *most = NULL;
-	uint64_t most_d = 0;
-	unsigned known = 0, loads = 0;
-	int i;
-
-	if (ctx->profile == NULL || ctx->opts.dry_run)
-		return;
-	for (i = 0; i < p->nmods; i++) {
-		const struct mp_module *m = &p->mods[i];
-		uint64_t took, d;
-
-		if (!measured(m))
-			continue;
-		loads++;
-		if (!m->expect_known)
-			continue;
-		known++;
-		took = m->t_end - m->t_start;
-		d = took > m->expect_ns ? took - m->expect_ns : m->expect_ns - took;
-		if (most == NULL || d > most_d) {
-			most = m;
-			most_d = d;
-		}
-	}
-	if (most)
-		mp_log(ctx, MP_LOG_NOTICE, "profile %s: %u of %u loads known; the most moved: %s, "
-		       "%.1f ms expected, %.1f ms taken", ctx->profile_path, known, loads, most->name,
-		       (double)most->expect_ns / 1e6, (double)(most->t_end - most->t_start) / 1e6);
-	else
-		mp_log(ctx, MP_LOG_NOTICE, "profile %s: none of %u loads known", ctx->profile_path,
-		       loads);
 }
