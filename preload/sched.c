@@ -554,9 +554,11 @@ static void drain(struct sched *s)
 	skip_rest(s, "not tried: loading stopped on an error", -1);
 }
 
+/* Results not yet applied count as work: pool_adjust() drops the lock, and
+ * a load that ends meanwhile is neither running nor final until then. */
 static bool idle(const struct sched *s)
 {
-	return s->qlen == 0 && s->running == 0;
+	return s->qlen == 0 && s->running == 0 && s->ndone == 0;
 }
 
 enum next { WAIT, AGAIN, END };
