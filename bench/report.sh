@@ -34,8 +34,20 @@ label() {
 	xargs) echo "xargs -P modprobe" ;;
 	waves) echo "modpreload --waves" ;;
 	dataflow) echo "modpreload" ;;
-	dataflow-j*) echo "modpreload -j ${1#dataflow-j}" ;;
-	waves-j*) echo "modpreload --waves -j ${1#waves-j}" ;;
+	waves-* | dataflow-*)
+		# the options the bench's contender names stand for (bench-lib.sh)
+		printf 'modpreload'
+		case $1 in waves-*) printf ' --waves' ;; esac
+		for o in $(echo "${1#*-}" | tr - ' '); do
+			case $o in
+			j[0-9]*) printf ' -j %s' "${o#j}" ;;
+			fifo) printf ' --order=fifo' ;;
+			fixed) printf ' --pool=fixed' ;;
+			profile) printf ' --profile' ;;
+			esac
+		done
+		echo
+		;;
 	*) echo "$1" ;;
 	esac
 }

@@ -110,9 +110,10 @@ scenario_graph() { # RUNS VCPUS KERNELS CONTENDERS
 			for smp in $(bench_words "${MP_BENCH_GRAPH_VCPUS:-4}"); do
 				calls=0
 				if [ "$r" = 1 ]; then calls=1; fi
-				# modpreload with xargs' parallelism too: its default -j (the
-				# CPUs) caps sleep-bound loads below what the DAG allows
-				extra=${MP_BENCH_GRAPH_EXTRA-dataflow-j$((2 * smp + 16))}
+				# modpreload as it was (arrival order, -j workers), each of
+				# the two changes alone, and with the warm-up's profile;
+				# and with xargs' parallelism, as the fixed pool needed
+				extra=${MP_BENCH_GRAPH_EXTRA-dataflow-fifo-fixed,dataflow-fixed,dataflow-fifo,dataflow-profile,dataflow-fifo-fixed-j$((2 * smp + 16))}
 				order=$(bench_rotate $((r - 1)) "$cs${extra:+,$extra}")
 				bench_log "graph: $k, $smp vCPUs, $order (run $r of $1)"
 				bench_point graph "$k" "$smp" "$r" "$BENCH_WORK/img/graph-$k.img" \

@@ -447,6 +447,15 @@ int mp_ctx_new(const struct mp_options *opts, mp_log_fn log, void *log_data,
 	r = mp_plan_resolver_new(ctx->kmod, ctx->depbin, ctx->depbin_len, &ctx->resolver);
 	if (r < 0)
 		goto fail;
+	/* part of the env: every stage may read it, nobody changes it. Not
+	 * when rd.modpreload=0: that run loads nothing to order. */
+	if (!ctx->cmdline.disabled) {
+		r = mp_profile_io_load(ctx, &ctx->env.profile);
+		if (r < 0)
+			goto fail;
+	} else {
+		ctx->env.profile.state = "none";
+	}
 	*out = ctx;
 	return 0;
 
@@ -481,6 +490,7 @@ void mp_ctx_free(struct mp_ctx *ctx)
 	mp_cmdline_free(&ctx->cmdline);
 	free(ctx->result.kstats_before);
 	free(ctx->result.kstats_after);
+	mp_profile_free(ctx->env.profile.profile);
 	free(ctx);
 }
 

@@ -350,3 +350,33 @@ void mp_graph_free(struct mp_plan *p)
 	free(p->missing);
 	memset(p, 0, sizeof(*p));
 }
+
+/*
+ * Critical path first. A module's priority is the expected time of the
+ * longest chain that starts with it: its own expected load plus the
+ * largest priority among the modules waiting for it. Handing out the
+ * highest first starts the chain that bounds the run as early as it can
+ * start; arrival order may leave it queued behind short independent loads
+ * (tests/unit: "fifo_worse"). Modules already final weigh nothing.
+ */
+int mp_graph_priorities(struct mp_plan *p, const struct mp_profile *prof)
+{
+	_cleanup_free_ int *order = calloc((size_t)p->nmods + 1, sizeof(int));
+	_cleanup_free_ int *indeg = calloc((size_t)p->nmods + 1, sizeof(int));
+	int i, j, n;
+
+	if (order == NULL || indeg == NULL)
+		return -ENOMEM;
+	n = topo_order(p, order, indeg); /* acyclic: mp_graph_waves() broke cycles */
+	for (i = n - 1; i >= 0; i--) {
+		struct mp_module *m = &p->mods[order[i]];
+		uint64_t below = 0;
+
+		m->expect_ns = mp_profile_expect_ns(prof, m, &m->expect_known);
+		for (j = 0; j < m->nusers; j++)
+			if (p->mods[m->users[j]].prio > below)
+				below = p->mods[m->users[j]].prio;
+		m->prio = below + (mp_state_done(m->state) ? 0 : m->expect_ns);
+	}
+	return 0;
+}

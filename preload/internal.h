@@ -54,6 +54,12 @@ struct mp_env {
 	int jobs;
 	uint64_t t0;            /* CLOCK_MONOTONIC ns when the context was made */
 	uint64_t deadline;      /* when loading stops (opts.deadline_ms); 0: never */
+	/* the last boot's load times, as this run uses them (profile_io.c) */
+	struct mp_profile_use {
+		struct mp_profile *profile; /* NULL unless usable */
+		const char *state;          /* "used", "ignored", "none" */
+		char path[PATH_MAX];        /* "" when none was asked for */
+	} profile;
 };
 
 /* coldplug.c's own: the devices asked for, and the uevent socket. */
@@ -148,6 +154,8 @@ struct mp_lookup {
 int mp_plan_resolve(struct mp_ctx *ctx, const char *alias, enum mp_source src, bool explicit_name);
 int mp_request(struct mp_ctx *ctx, const char *name_or_alias, enum mp_source src);
 
+struct mp_profile;
+
 /* graph.c: plan structure, independent of libkmod and of the context.
  * What it changes on its own (a cycle broken) it says through warn. */
 typedef void (*mp_warn_fn)(void *data, const char *msg);
@@ -156,6 +164,7 @@ int mp_graph_depend(struct mp_plan *p, int mod, int dep, bool soft);
 int mp_graph_waves(struct mp_plan *p, mp_warn_fn warn, void *data);
 int mp_graph_critical_path(const struct mp_plan *p, int *chain, int *len, uint64_t *ns);
 int mp_graph_finish(struct mp_plan *p, int idx, int *ready, int *nready);
+int mp_graph_priorities(struct mp_plan *p, const struct mp_profile *prof);
 void mp_graph_free(struct mp_plan *p);
 bool mp_state_done(enum mp_state s);
 const char *mp_state_name(enum mp_state s);
@@ -168,6 +177,7 @@ struct mp_job {
 	int idx;
 	const char *name, *path, *options;
 	uint64_t deadline; /* mp_now_ns() when the scheduler gives up on it */
+	uint64_t prio, seq; /* the ready queue's order (sched.c) */
 	struct mp_budget *budget; /* for userspace decompression */
 };
 struct mp_load_result {
@@ -291,5 +301,39 @@ void mp_json_i64(struct mp_json *j, const char *key, int64_t val);
 void mp_json_ms(struct mp_json *j, const char *key, uint64_t ns);
 void mp_json_bool(struct mp_json *j, const char *key, bool val);
 void mp_json_null(struct mp_json *j, const char *key);
+
+/* profile.c: the last boot's load times */
+#define MP_PROFILE_PATH "/usr/lib/modpreload/profile" /* in the image */
+#define MP_PROFILE_VERSION 1u
+#define MP_PROFILE_MAX_BYTES (1u << 20)
+#define MP_PROFILE_MAX_LINE 256
+#define MP_PROFILE_MAX_MODULES 16384
+#define MP_PROFILE_MAX_US 600000000u /* ten minutes: no init() takes longer */
+/* the guess for a module the profile does not know (profile.c) */
+#define MP_EXPECT_BASE_US 1000u
+#define MP_EXPECT_US_PER_64K 1000u
+struct mp_profile_entry {
+	char *name;
+	uint32_t us;
+};
+struct mp_profile {
+	char kver[256];
+	struct mp_profile_entry *entries;
+	int n, cap;
+	struct mp_strmap *byname; /* name -> index in entries */
+	unsigned nbad;            /* lines skipped */
+};
+int mp_profile_parse(const char *buf, size_t len, struct mp_profile **out);
+int mp_profile_get(const struct mp_profile *p, const char *name, uint32_t *us);
+void mp_profile_free(struct mp_profile *p);
+uint64_t mp_profile_expect_ns(const struct mp_profile *p, const struct mp_module *m, bool *known);
+
+/* profile_io.c: the profile in a run, read when the context is made and
+ * written after the loads */
+int mp_profile_io_load(struct mp_ctx *ctx, struct mp_profile_use *use);
+int mp_profile_io_write(struct mp_ctx *ctx, const char *path);
+const char *mp_profile_io_out(const struct mp_ctx *ctx, const char *report, char *buf,
+			      size_t size);
+bool mp_profile_io_measured(const struct mp_module *m);
 
 #endif

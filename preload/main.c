@@ -32,8 +32,16 @@ static const char usage[] =
 	"  -C, --modprobe-config P  modprobe.d file or directory to read instead of the\n"
 	"                           default ones (repeatable)\n"
 	"Loading:\n"
-	"  -j, --jobs N             loads at once (default: CPUs, at most %u)\n"
+	"  -j, --jobs N             loads on the CPU at once (default: CPUs, at most %u)\n"
 	"      --waves              wait for each wave to finish before the next starts\n"
+	"      --order ORDER        which ready module first: critical (the longest\n"
+	"                           chain of expected load time, default) or fifo\n"
+	"      --pool POOL          adaptive (workers asleep in init() do not count\n"
+	"                           against -j, default) or fixed (-j workers)\n"
+	"      --profile FILE       the last boot's load times (default\n"
+	"                           /usr/lib/modpreload/profile if there; \"\": none)\n"
+	"      --profile-out FILE   write this run's times there (default: \"profile\"\n"
+	"                           beside the report; \"\": nowhere)\n"
 	"  -t, --timeout SECONDS    give up on an init() after this long (default %u)\n"
 	"      --settle-ms MS       coldplug: quiet time before the final rescan (%u)\n"
 	"  -n, --dry-run            print the plan and load nothing\n"
@@ -54,7 +62,8 @@ static const char usage[] =
 
 enum {
 	OPT_COLDPLUG = 256, OPT_NO_DEFAULT_CONFIG, OPT_CMDLINE, OPT_WAVES, OPT_SETTLE,
-	OPT_KMSG, OPT_NO_KSTATS, OPT_SYSFS, OPT_NO_FORK,
+	OPT_KMSG, OPT_NO_KSTATS, OPT_SYSFS, OPT_NO_FORK, OPT_ORDER, OPT_POOL, OPT_PROFILE,
+	OPT_PROFILE_OUT,
 };
 
 static const struct option longopts[] = {
@@ -67,6 +76,10 @@ static const struct option longopts[] = {
 	{ "modprobe-config", required_argument, NULL, 'C' },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "waves", no_argument, NULL, OPT_WAVES },
+	{ "order", required_argument, NULL, OPT_ORDER },
+	{ "pool", required_argument, NULL, OPT_POOL },
+	{ "profile", required_argument, NULL, OPT_PROFILE },
+	{ "profile-out", required_argument, NULL, OPT_PROFILE_OUT },
 	{ "timeout", required_argument, NULL, 't' },
 	{ "settle-ms", required_argument, NULL, OPT_SETTLE },
 	{ "dry-run", no_argument, NULL, 'n' },
@@ -219,6 +232,22 @@ int main(int argc, char **argv)
 			break;
 		case OPT_WAVES:
 			a.opts.waves = true;
+			break;
+		case OPT_ORDER:
+			if (strcmp(optarg, "critical") != 0 && strcmp(optarg, "fifo") != 0)
+				return bad_usage("--order: '%s' is not critical or fifo", optarg);
+			a.opts.fifo = strcmp(optarg, "fifo") == 0;
+			break;
+		case OPT_POOL:
+			if (strcmp(optarg, "adaptive") != 0 && strcmp(optarg, "fixed") != 0)
+				return bad_usage("--pool: '%s' is not adaptive or fixed", optarg);
+			a.opts.fixed_pool = strcmp(optarg, "fixed") == 0;
+			break;
+		case OPT_PROFILE:
+			a.opts.profile = optarg;
+			break;
+		case OPT_PROFILE_OUT:
+			a.opts.profile_out = optarg;
 			break;
 		case 't':
 			if (parse_limit("timeout", MP_LIM_TIMEOUT_S, optarg, &v) != 0)

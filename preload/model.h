@@ -73,6 +73,11 @@ struct mp_module {
 	bool read;       /* its file was read and handed to the kernel */
 	unsigned mark;   /* graph walks */
 	uint64_t t_start, t_end; /* ns since the run started */
+	uint64_t expect_ns; /* what its load should take: the profile, or a
+			       guess from its size (profile.c) */
+	bool expect_known;  /* expect_ns is the profile's */
+	uint64_t prio;      /* expect_ns along the longest chain it starts:
+			       the ready queue hands out the highest first */
 };
 
 struct mp_plan {

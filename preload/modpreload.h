@@ -42,6 +42,12 @@ struct mp_options {
 				    running near its end are given up on as hung,
 				    what has not started is skipped */
 	bool waves;              /* strict barriers instead of dataflow */
+	bool fifo;               /* ready modules in arrival order, not by
+				    the longest chain they start */
+	bool fixed_pool;         /* jobs workers, whatever they do; else the
+				    pool grows by the workers asleep in init() */
+	const char *profile;     /* NULL: MP_PROFILE_PATH if there; "": none */
+	const char *profile_out; /* NULL: "profile" beside the report; "": none */
 	bool dry_run;
 	bool coldplug;
 	bool kstats;             /* read /sys/kernel/debug/modules/stats */

@@ -96,6 +96,8 @@ static void json_module(struct mp_json *j, const struct mp_ctx *ctx, const struc
 		mp_json_null(j, "errno");
 	}
 	mp_json_ms(j, "ms", m->t_end > m->t_start ? m->t_end - m->t_start : 0);
+	mp_json_ms(j, "expected_ms", m->expect_ns);
+	mp_json_str(j, "expected_from", m->expect_known ? "profile" : "size");
 	mp_json_ms(j, "start_ms", m->t_start);
 	mp_json_ms(j, "end_ms", m->t_end);
 	mp_json_i64(j, "worker", m->worker);
@@ -173,6 +175,28 @@ static const char *dupcost_model(const struct mp_ctx *ctx)
 						     : "file, decompressed copy and module memory (before 6.4)";
 }
 
+/* The report's "profile": which one ordered this run, and how far the
+ * measured times moved from it (each module has its expected_ms). */
+static void json_profile(struct mp_json *j, const struct mp_ctx *ctx)
+{
+	const struct mp_plan *p = mp_ctx_plan(ctx);
+	const struct mp_options *opts = mp_ctx_opts(ctx);
+	const struct mp_profile_use *use = &mp_ctx_env(ctx)->profile;
+	unsigned known = 0;
+	int i;
+
+	for (i = 0; i < p->nmods; i++)
+		known += p->mods[i].expect_known;
+	mp_json_obj_begin(j, "profile");
+	mp_json_str(j, "path", use->path[0] ? use->path : NULL);
+	mp_json_str(j, "state", use->state ? use->state : "none");
+	mp_json_u64(j, "modules", use->profile ? (uint64_t)use->profile->n : 0);
+	mp_json_u64(j, "known", known);
+	mp_json_str(j, "order", opts->fifo ? "fifo" : "critical");
+	mp_json_str(j, "pool", opts->fixed_pool ? "fixed" : "adaptive");
+	mp_json_obj_end(j);
+}
+
 int mp_report_json(struct mp_ctx *ctx, int fd)
 {
 	const struct mp_plan *p = mp_ctx_plan(ctx);
@@ -218,6 +242,7 @@ int mp_report_json(struct mp_ctx *ctx, int fd)
 	mp_json_obj_end(&j);
 	json_waves(&j, p, t.nwaves);
 	json_critical(&j, p);
+	json_profile(&j, ctx);
 	mp_json_arr_begin(&j, "modules");
 	for (i = 0; i < p->nmods; i++)
 		json_module(&j, ctx, &p->mods[i]);
@@ -361,6 +386,44 @@ static void problems(struct mp_ctx *ctx)
 	}
 }
 
+/* One line: the profile, and the module whose time moved most from it. */
+static void summary_profile(struct mp_ctx *ctx)
+{
+	const struct mp_plan *p = mp_ctx_plan(ctx);
+	const struct mp_profile_use *use = &mp_ctx_env(ctx)->profile;
+	const struct mp_module *most = NULL;
+	uint64_t most_d = 0;
+	unsigned known = 0, loads = 0;
+	int i;
+
+	if (use->profile == NULL || mp_ctx_opts(ctx)->dry_run)
+		return;
+	for (i = 0; i < p->nmods; i++) {
+		const struct mp_module *m = &p->mods[i];
+		uint64_t took, d;
+
+		if (!mp_profile_io_measured(m))
+			continue;
+		loads++;
+		if (!m->expect_known)
+			continue;
+		known++;
+		took = m->t_end - m->t_start;
+		d = took > m->expect_ns ? took - m->expect_ns : m->expect_ns - took;
+		if (most == NULL || d > most_d) {
+			most = m;
+			most_d = d;
+		}
+	}
+	if (most)
+		mp_log(ctx, MP_LOG_NOTICE, "profile %s: %u of %u loads known; the most moved: %s, "
+		       "%.1f ms expected, %.1f ms taken", use->path, known, loads, most->name,
+		       (double)most->expect_ns / 1e6, (double)(most->t_end - most->t_start) / 1e6);
+	else
+		mp_log(ctx, MP_LOG_NOTICE, "profile %s: none of %u loads known", use->path,
+		       loads);
+}
+
 void mp_report_summary(struct mp_ctx *ctx)
 {
 	const struct mp_plan *p = mp_ctx_plan(ctx);
@@ -407,4 +470,5 @@ void mp_report_summary(struct mp_ctx *ctx)
 
 	problems(ctx);
 	summary_kstats(ctx);
+	summary_profile(ctx);
 }

@@ -115,10 +115,14 @@ static int gather(struct mp_ctx *ctx, const struct mp_run_args *a)
 }
 
 /* The one place the waves are computed, for a dry run as for a real one,
- * at the start and whenever the plan has grown. */
+ * at the start and whenever the plan has grown; with them each module's
+ * priority, the longest chain of expected load time it starts, which
+ * changes with the graph. */
 static int plan_waves(struct mp_ctx *ctx)
 {
-	return mp_graph_waves(mp_ctx_plan(ctx), mp_warn_cb, ctx);
+	int r = mp_graph_waves(mp_ctx_plan(ctx), mp_warn_cb, ctx);
+
+	return r < 0 ? r : mp_graph_priorities(mp_ctx_plan(ctx), mp_ctx_env(ctx)->profile.profile);
 }
 
 /* The scheduler's feed: devices announced since the last call, or (rescan,
@@ -225,6 +229,13 @@ static int run_here(const struct mp_run_args *a)
 	}
 	if (a->report_path)
 		wr = write_report(ctx, a->report_path);
+	if (!a->opts.dry_run && !res->fatal) {
+		char buf[PATH_MAX];
+		const char *out = mp_profile_io_out(ctx, a->report_path, buf, sizeof(buf));
+
+		if (out)
+			(void)mp_profile_io_write(ctx, out); /* a hint for the next boot: a warning at most */
+	}
 	mp_report_summary(ctx);
 	status = mp_outcome_exit_status(ctx, r, wr);
 	/* A hung worker may still wake up and look at ctx: leave it be. */

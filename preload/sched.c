@@ -4,9 +4,20 @@
  * is handed to a worker as soon as everything it waits for is final
  * (dataflow), or, with --waves, when its whole wave may start.
  *
+ * Ready modules wait in a queue ordered by the longest chain of expected
+ * load time they start (graph.c), or, with --order=fifo, by arrival.
+ *
+ * The pool follows the CPU, not the count: jobs is how many loads may burn
+ * CPU at once, and a worker whose init() sleeps (waiting for hardware, a
+ * firmware timeout) does not hold a CPU, so another worker may start while
+ * it sleeps, up to the most -j allows (limits.c; --pool=fixed: jobs
+ * workers, always). What a worker does is read from its task state in
+ * /proc/self/task/TID/stat.
+ *
  * One thread, this one, owns the plan: it hands out jobs, applies results,
  * and decides when a module has hung. New work comes from the conductor
- * (run.c) through a feed, asked in this thread, never from here directly. Workers only open a file and make the syscall (load.c). They
+ * (run.c) through a feed, asked in this thread, never from here directly.
+ * Workers only open a file and make the syscall (load.c). They
  * talk to us through a mutex-protected queue and a pipe that wakes us (a
  * pipe, not an eventfd: tiny embedded kernels are built without eventfd).
  */
@@ -15,6 +26,8 @@
 #include <pthread.h>
 #include <string.h>
 #include <fcntl.h>
+#include <stdio.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -26,6 +39,13 @@ struct worker {
 	int job;          /* module index being loaded, -1 when idle */
 	uint64_t started; /* when that job started */
 	bool abandoned;   /* its init() hung; its result no longer counts */
+	pid_t tid;        /* for /proc/self/task/TID/stat; 0 until it runs */
+	int asleep;       /* samples in a row that found it asleep in this job */
+	int asleep_job;   /* the job those samples were of */
+	/* pool_adjust()'s sample, taken with the lock dropped: this thread's */
+	int sample_job;   /* -1: not sampled */
+	pid_t sample_tid;
+	bool sample_asleep;
 };
 
 struct sched {
@@ -35,8 +55,12 @@ struct sched {
 	const struct mp_options *opts;
 	pthread_mutex_t lock;
 	pthread_cond_t work;
-	struct mp_job *queue;          /* ready jobs, FIFO */
-	int qhead, qlen, qcap;
+	struct mp_job *queue;          /* ready jobs: a heap, best first */
+	int qlen, qcap;
+	uint64_t seq;                  /* arrival order, for ties and FIFO */
+	int limit;                     /* jobs that may run at once */
+	uint64_t next_sample;          /* when pool_adjust() looks again */
+	int nabandoned;
 	struct mp_load_result *done;   /* finished jobs, for us */
 	int ndone, capdone;
 	struct worker **workers;
@@ -70,24 +94,59 @@ static uint64_t job_wait_end(uint64_t started, uint64_t expiry)
 	return expiry - (margin < 1000000000u ? margin : 1000000000u);
 }
 
+/* a goes out before b */
+static bool before(const struct sched *s, const struct mp_job *a, const struct mp_job *b)
+{
+	if (!s->opts->fifo && a->prio != b->prio)
+		return a->prio > b->prio;
+	return a->seq < b->seq;
+}
+
+/* Called with the lock held, qlen > 0. */
+static struct mp_job dequeue(struct sched *s)
+{
+	struct mp_job top = s->queue[0], *q = s->queue;
+	int i = 0;
+
+	q[0] = q[--s->qlen];
+	for (;;) {
+		int l = 2 * i + 1, r = l + 1, best = i;
+		struct mp_job t;
+
+		if (l < s->qlen && before(s, &q[l], &q[best]))
+			best = l;
+		if (r < s->qlen && before(s, &q[r], &q[best]))
+			best = r;
+		if (best == i)
+			break;
+		t = q[i];
+		q[i] = q[best];
+		q[best] = t;
+		i = best;
+	}
+	return top;
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 	struct sched *s = w->s;
 
 	pthread_mutex_lock(&s->lock);
+	w->tid = (pid_t)syscall(SYS_gettid);
 	for (;;) {
 		struct mp_load_result res = { 0 };
 		struct mp_job job;
 		char one = 1;
 
-		while (!s->stop && s->qlen == 0)
+		/* Not while results wait to be applied: what they free may go
+		 * before what is queued (a chain's next link, most often the
+		 * one this worker just finished). apply_results() wakes us. */
+		while (!s->stop && (s->qlen == 0 || s->running >= s->limit || s->ndone > 0))
 			pthread_cond_wait(&s->work, &s->lock);
 		if (s->stop)
 			break;
-		job = s->queue[s->qhead];
-		s->qhead = (s->qhead + 1) % s->qcap;
-		s->qlen--;
+		job = dequeue(s);
 		w->job = job.idx;
 		w->started = mp_now_ns();
 		job.deadline = job_wait_end(w->started, job_expiry(s->env, w->started));
@@ -149,24 +208,26 @@ static int enqueue(struct sched *s, int idx)
 {
 	struct mp_module *m = &s->plan->mods[idx];
 
-	if (s->qlen == s->qcap) {
-		int ncap = s->qcap ? s->qcap * 2 : 64, i;
-		struct mp_job *q = malloc((size_t)ncap * sizeof(*q));
+	struct mp_job *q;
+	int i;
 
-		if (q == NULL)
-			return -ENOMEM;
-		for (i = 0; i < s->qlen; i++)
-			q[i] = s->queue[(s->qhead + i) % s->qcap];
-		free(s->queue);
-		s->queue = q;
-		s->qcap = ncap;
-		s->qhead = 0;
-	}
-	s->queue[(s->qhead + s->qlen) % s->qcap] = (struct mp_job){
+	if (mp_append(&s->queue, &s->qlen, &s->qcap, sizeof(*s->queue)) < 0)
+		return -ENOMEM;
+	q = s->queue;
+	/* The priority is the one of this moment: devices that appear later
+	 * may lengthen the chain below a queued module, which then keeps its
+	 * place. It will not wait long: it is ready. */
+	i = s->qlen - 1;
+	q[i] = (struct mp_job){
 		.idx = idx, .name = m->name, .path = m->path, .options = m->options,
-		.budget = &s->budget,
+		.budget = &s->budget, .prio = m->prio, .seq = s->seq++,
 	};
-	s->qlen++;
+	for (; i > 0 && before(s, &q[i], &q[(i - 1) / 2]); i = (i - 1) / 2) {
+		struct mp_job t = q[i];
+
+		q[i] = q[(i - 1) / 2];
+		q[(i - 1) / 2] = t;
+	}
 	m->state = MP_QUEUED;
 	pthread_cond_signal(&s->work);
 	return 0;
@@ -265,6 +326,8 @@ static int apply_results(struct sched *s)
 		log_result(s->ctx, m);
 		r = finish(s, res->idx);
 	}
+	if (s->ndone > 0)
+		pthread_cond_broadcast(&s->work);
 	s->ndone = 0;
 	return r;
 }
@@ -307,12 +370,98 @@ static uint64_t check_hung(struct sched *s, uint64_t now, int *err)
 		/* The thread stays in the kernel until init() returns; the pool
 		 * gets a new one so the rest of the plan keeps its width. */
 		w->abandoned = true;
+		s->nabandoned++;
 		s->running--;
 		*err = finish(s, w->job);
 		if (*err == 0 && !s->stop)
 			*err = start_worker(s);
 	}
 	return next;
+}
+
+/* How often the pool looks at its workers while work waits for a slot. */
+#define MP_POOL_TICK_NS (5u * 1000000u)
+
+/* Whether the thread is asleep ('S', or 'D' as msleep() in an init() is):
+ * not using a CPU. Unknown (no /proc) counts as busy: the fixed pool. */
+static bool task_asleep(pid_t tid)
+{
+	char path[64], buf[128], *p;
+
+	if (tid <= 0)
+		return false;
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
+	/* "tid (comm) S ...": comm may hold anything, but not past the last ')' */
+	if (mp_read_file(path, buf, sizeof(buf), NULL) < 0 || (p = strrchr(buf, ')')) == NULL)
+		return false;
+	return p[1] == ' ' && (p[2] == 'S' || p[2] == 'D');
+}
+
+/*
+ * Called with the lock held; drops it while it reads /proc, so that no
+ * worker waits for it. The jobs that may run now: env->jobs, and one more
+ * for each worker that two samples in a row found asleep in the same job
+ * (one sample may catch a spinning init() on a lock for an instant), at
+ * most the -j limit's maximum; and the workers to run them. A thread that cannot be
+ * made is no error while another works.
+ *
+ * Sampling costs a few procfs reads a worker, which under emulation (TCG)
+ * can take a good part of a CPU: the next sample waits ten times as long
+ * as this one took, so that the pool's own cost stays near a tenth of one
+ * CPU however slow the machine is.
+ */
+static int pool_adjust(struct sched *s, uint64_t now)
+{
+	const int max = (int)mp_limits[MP_LIM_JOBS].max;
+	int i, n, asleep = 0, limit, want, r = 0;
+	uint64_t took;
+
+	if (s->opts->fixed_pool || now < s->next_sample)
+		return 0;
+	/* Only this thread starts workers: the array stays as it is while
+	 * the lock is dropped, and the sample fields are ours. */
+	n = s->nworkers;
+	for (i = 0; i < n; i++) {
+		struct worker *w = s->workers[i];
+
+		w->sample_job = w->abandoned ? -1 : w->job;
+		w->sample_tid = w->tid;
+		if (w->sample_job < 0)
+			w->asleep = 0;
+	}
+	pthread_mutex_unlock(&s->lock);
+	for (i = 0; i < n; i++)
+		if (s->workers[i]->sample_job >= 0)
+			s->workers[i]->sample_asleep = task_asleep(s->workers[i]->sample_tid);
+	pthread_mutex_lock(&s->lock);
+	for (i = 0; i < n; i++) {
+		struct worker *w = s->workers[i];
+
+		if (w->sample_job < 0 || w->job != w->sample_job || w->abandoned)
+			continue; /* done meanwhile: it counts from its next job */
+		if (w->asleep_job != w->job) {
+			w->asleep = 0;
+			w->asleep_job = w->job;
+		}
+		w->asleep = w->sample_asleep ? w->asleep + 1 : 0;
+		if (w->asleep >= 2)
+			asleep++;
+	}
+	took = mp_now_ns() - now;
+	s->next_sample = now + took + (10 * took > MP_POOL_TICK_NS ? 10 * took : MP_POOL_TICK_NS);
+	limit = s->env->jobs + asleep;
+	if (limit > max)
+		limit = max;
+	if (limit > s->limit)
+		pthread_cond_broadcast(&s->work);
+	if (limit != s->limit)
+		mp_log(s->ctx, MP_LOG_DEBUG, "pool: %d of %d loads asleep in init(); up to %d at once",
+		       asleep, s->running, limit);
+	s->limit = limit;
+	want = s->limit - s->running < s->qlen ? s->limit - s->running : s->qlen;
+	while (r == 0 && s->nworkers - s->nabandoned - s->running < want)
+		r = start_worker(s);
+	return r < 0 && s->nworkers - s->nabandoned > 0 ? 0 : r;
 }
 
 static bool all_final(const struct mp_plan *p, int wave, bool waves)
@@ -405,9 +554,11 @@ static void drain(struct sched *s)
 	skip_rest(s, "not tried: loading stopped on an error", -1);
 }
 
+/* Results not yet applied count as work: pool_adjust() drops the lock, and
+ * a load that ends meanwhile is neither running nor final until then. */
 static bool idle(const struct sched *s)
 {
-	return s->qlen == 0 && s->running == 0;
+	return s->qlen == 0 && s->running == 0 && s->ndone == 0;
 }
 
 enum next { WAIT, AGAIN, END };
@@ -489,6 +640,17 @@ static int loop(struct sched *s)
 			skip_rest(s, "not tried: the run's time was up", -1);
 			break;
 		}
+		r = pool_adjust(s, now);
+		if (r < 0)
+			break;
+		/* work waits for a slot: look again when the next sample is due */
+		if (!s->opts->fixed_pool && s->qlen > 0) {
+			now = mp_now_ns();
+			if (s->next_sample <= now)
+				wait_ns = 0;
+			else if (s->next_sample - now < wait_ns)
+				wait_ns = s->next_sample - now;
+		}
 		if (s->feed.fd >= 0) {
 			r = take_more(s, false);
 			if (r > 0)
@@ -540,6 +702,7 @@ int mp_sched_run(struct mp_ctx *ctx, const struct mp_feed *feed)
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->work, NULL);
 	mp_budget_init(&s->budget, MP_DECOMPRESS_MAX);
+	s->limit = s->env->jobs;
 	r = pipe2(s->wake, O_CLOEXEC | O_NONBLOCK) < 0 ? -errno : 0;
 	for (i = 0; i < s->env->jobs && r == 0; i++)
 		r = start_worker(s);

@@ -26,7 +26,8 @@ else
     getcmdline >"$_mp_dir/modpreload.cmdline" 2>/dev/null
     /usr/sbin/modpreload --coldplug --kmsg \
         --cmdline "$_mp_dir/modpreload.cmdline" \
-        --report "$_mp_dir/modpreload.json" </dev/null
+        --report "$_mp_dir/modpreload.json" \
+        --profile-out /run/modpreload/profile </dev/null
     _mp_rc=$?
     case $_mp_rc in
         0) ;;

@@ -5,6 +5,7 @@
  * this.  Link N exports mpt_chainN_depth(); link N calls link N-1's, so
  * depmod sees a hard dependency on the previous link.
  */
+#include <linux/delay.h>
 #include "mpt.h"
 
 #define MPT_CAT3(a, b, c) a##b##c
@@ -25,9 +26,16 @@ int MPT_FN(MPT_N)(void)
 }
 EXPORT_SYMBOL_GPL(MPT_FN(MPT_N));
 
+/* for the scheduler's tests: a chain whose links take known times */
+static unsigned int delay_ms;
+module_param(delay_ms, uint, 0444);
+MODULE_PARM_DESC(delay_ms, "milliseconds init() sleeps (default 0)");
+
 static int __init mpt_chain_init(void)
 {
 	pr_info("mpt: init %s depth=%d\n", KBUILD_MODNAME, MPT_FN(MPT_N)());
+	if (delay_ms)
+		msleep(delay_ms);
 	return 0;
 }
 

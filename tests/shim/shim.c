@@ -11,8 +11,10 @@
  *                  already there answers EEXIST, as the kernel would.
  *   MP_SHIM_LOG    file: one line per event, "<ns> start|end <name> <ret>
  *                  <call> <params>", to check order, overlap and counts.
- *   MP_SHIM_RULES  "name:errno:delay_ms[,...]": fail with errno (0 for
- *                  success) after sleeping delay_ms; "*" matches any name.
+ *   MP_SHIM_RULES  "name:errno:delay_ms[:spin][,...]": fail with errno (0
+ *                  for success) after sleeping delay_ms, or with ":spin"
+ *                  after burning the CPU that long, as an init() that
+ *                  computes or polls with mdelay(); "*" matches any name.
  *   MP_SHIM_SPAWN  "name=devdir=modalias[;...]": a successful load of name
  *                  creates MP_SHIM_SYSFS/devices/devdir/uevent with that
  *                  MODALIAS, as a bus driver makes its devices appear.
@@ -117,27 +119,29 @@ static int name_from_image(const void *image, unsigned long len, char *out, size
 	return -1;
 }
 
-static void rule_for(const char *name, int *err, unsigned *delay_ms)
+static void rule_for(const char *name, int *err, unsigned *delay_ms, bool *spin)
 {
 	const char *rules = getenv("MP_SHIM_RULES");
 	char buf[4096], *save = NULL, *tok;
 
 	*err = 0;
 	*delay_ms = 0;
+	*spin = false;
 	if (rules == NULL)
 		return;
 	snprintf(buf, sizeof(buf), "%s", rules);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char rname[256];
+		char rname[256], how[8] = "";
 		int e;
 		unsigned d;
 
-		if (sscanf(tok, "%255[^:]:%d:%u", rname, &e, &d) != 3)
+		if (sscanf(tok, "%255[^:]:%d:%u:%7s", rname, &e, &d, how) < 3)
 			continue;
 		normalize(rname);
 		if (strcmp(rname, name) == 0 || strcmp(rname, "*") == 0) {
 			*err = e;
 			*delay_ms = d;
+			*spin = strcmp(how, "spin") == 0;
 			return;
 		}
 	}
@@ -343,10 +347,25 @@ static void spawn_devices(const char *name)
 	}
 }
 
+/* The init() itself: asleep, or on the CPU, for delay ms. */
+static void take(unsigned delay, bool spin)
+{
+	struct timespec ts = { delay / 1000, (long)(delay % 1000) * 1000000L };
+	uint64_t end = now_ns() + (uint64_t)delay * 1000000u;
+
+	if (spin) {
+		while (now_ns() < end)
+			;
+		return;
+	}
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
 static long fake_load(const char *name, const char *params, const char *call)
 {
-	struct timespec ts;
 	unsigned delay;
+	bool spin;
 	int err;
 
 	pthread_mutex_lock(&lock);
@@ -354,11 +373,8 @@ static long fake_load(const char *name, const char *params, const char *call)
 		/* the kernel refuses a second load of a module still coming */
 		pthread_mutex_unlock(&lock);
 		log_event("start", name, 0, call, params);
-		rule_for(name, &err, &delay);
-		ts.tv_sec = delay / 1000;
-		ts.tv_nsec = (long)(delay % 1000) * 1000000L;
-		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-			;
+		rule_for(name, &err, &delay, &spin);
+		take(delay, spin);
 		log_event("end", name, -EBUSY, call, params);
 		errno = EBUSY;
 		return -1;
@@ -374,11 +390,8 @@ static long fake_load(const char *name, const char *params, const char *call)
 	pthread_mutex_unlock(&lock);
 
 	log_event("start", name, 0, call, params);
-	rule_for(name, &err, &delay);
-	ts.tv_sec = delay / 1000;
-	ts.tv_nsec = (long)(delay % 1000) * 1000000L;
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
+	rule_for(name, &err, &delay, &spin);
+	take(delay, spin);
 	pthread_mutex_lock(&lock);
 	set_state(name, err ? NULL : "live\n");
 	if (!err)

@@ -233,6 +233,44 @@ static void fanout_release(void)
 	free_plan(p, NULL);
 }
 
+/*
+ * Priorities: the longest chain of expected time a module starts. Without
+ * a profile every module weighs MP_EXPECT_BASE_US plus its size's share;
+ * a profile's figure replaces the guess, and a module already final
+ * weighs nothing.
+ */
+static void priorities(void)
+{
+	static const char prof[] = "modpreload-profile 1\nkernel 1.0\nd 10000\n";
+	struct mp_plan plan = { 0 }, *p = &plan;
+	struct mp_profile *profile = NULL;
+	int a = node(p, "a"), b = node(p, "b"), c = node(p, "c"), d = node(p, "d");
+	const uint64_t base = MP_EXPECT_BASE_US * 1000ull;
+
+	mp_graph_depend(p, b, a, false);
+	mp_graph_depend(p, c, b, true);
+	p->mods[c].size = 128 * 1024; /* two 64 KiB shares */
+	CHECK(mp_graph_waves(p, NULL, NULL) == 0);
+	CHECK(mp_graph_priorities(p, NULL) == 0);
+	CHECK(p->mods[c].expect_ns == base + 2 * MP_EXPECT_US_PER_64K * 1000ull);
+	CHECK(p->mods[c].prio == p->mods[c].expect_ns);
+	CHECK(p->mods[b].prio == base + p->mods[c].prio);
+	CHECK(p->mods[a].prio == 2 * base + p->mods[c].prio);
+	CHECK(p->mods[d].prio == base);
+	CHECK(!p->mods[d].expect_known);
+
+	CHECK(mp_profile_parse(prof, sizeof(prof) - 1, &profile) == 0);
+	p->mods[a].state = MP_LIVE;
+	CHECK(mp_graph_waves(p, NULL, NULL) == 0);
+	CHECK(mp_graph_priorities(p, profile) == 0);
+	CHECK(p->mods[d].expect_known);
+	CHECK(p->mods[d].prio == 10000000u);
+	CHECK(p->mods[d].prio > p->mods[b].prio);
+	CHECK(p->mods[a].prio == p->mods[b].prio);
+	mp_profile_free(profile);
+	free_plan(p, NULL);
+}
+
 int main(void)
 {
 	RUN(waves_chain);
@@ -244,5 +282,6 @@ int main(void)
 	RUN(critical_path_dry);
 	RUN(finish_propagates);
 	RUN(fanout_release);
+	RUN(priorities);
 	return t_failed ? 1 : 0;
 }

@@ -93,19 +93,27 @@ bench_modprobe_par() {
 		"$MPT_KMOD_MODPROBE" -b -q <"$1"
 }
 
-# bench_modpreload MODE [ARG...]: MODE waves|dataflow[-jN]; the report
-# goes to /run/report.json
+# bench_modpreload MODE [ARG...]: MODE waves|dataflow, then any of -jN,
+# -fifo (--order fifo), -fixed (--pool fixed), -profile (the profile the
+# warm-up of bench_each wrote; without it, none); the report goes to
+# /run/report.json
 bench_modpreload() {
 	bench_w=
-	case $1 in
-	waves) bench_w=--waves ;;
-	waves-j*) bench_w="--waves -j ${1#waves-j}" ;;
-	dataflow-j*) bench_w="-j ${1#dataflow-j}" ;;
-	esac
+	case $1 in waves*) bench_w=--waves ;; esac
+	bench_p=''
+	for bench_o in $(echo "$1" | tr - ' '); do
+		case $bench_o in
+		j[0-9]*) bench_w="$bench_w -j ${bench_o#j}" ;;
+		fifo) bench_w="$bench_w --order fifo" ;;
+		fixed) bench_w="$bench_w --pool fixed" ;;
+		profile) bench_p=/run/bench.profile ;;
+		esac
+	done
 	shift
 	# Every contender waits for every init(), however slow TCG makes it.
 	# shellcheck disable=SC2086 # options, or none
-	/sbin/modpreload $bench_w -t "$(bench_arg timeout 900)" -r /run/report.json "$@" \
+	/sbin/modpreload $bench_w --profile "$bench_p" --profile-out '' \
+		-t "$(bench_arg timeout 900)" -r /run/report.json "$@" \
 		2>/tmp/modpreload.err
 	mpt_kv bench.modpreload_rc $?
 }
@@ -176,7 +184,8 @@ bench_unload() {
 # "bench.begin=CONTENDER", its run, its numbers, and the unload.  HOOK is
 # called before and after each contender with "before" or "after".
 bench_each() {
-	/sbin/modpreload -q -t 900 -c "$2" 2>/dev/null
+	# the warm-up's times are the profile of the -profile contenders
+	/sbin/modpreload -q -t 900 -c "$2" --profile '' --profile-out /run/bench.profile 2>/dev/null
 	bench_unload "$3" >/dev/null
 	for bench_c in $(echo "$1" | tr , ' '); do
 		mpt_kv bench.begin "$bench_c"

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The profile in a run: which one is used (and why not), the new one
+ * written after the loads, and what the report says of it. The format
+ * itself is profile.c's.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+static const char *why_bad(int r)
+{
+	switch (r) {
+	case -EINVAL:
+		return "not a modpreload profile (no 'modpreload-profile 1' and 'kernel' lines)";
+	case -EPROTONOSUPPORT:
+		return "a profile version this modpreload does not know";
+	case -E2BIG:
+		return "more modules than a profile may hold";
+	case -EFBIG:
+		return "larger than a profile may be";
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * The profile for this run: opts.profile, or MP_PROFILE_PATH when it
+ * exists (an image built without one has none, and that is no news).
+ * Whatever is wrong with it is said and the run goes on without it.
+ * Called by ctx.c while the context is made: use is part of the env.
+ */
+int mp_profile_io_load(struct mp_ctx *ctx, struct mp_profile_use *use)
+{
+	const struct mp_options *opts = mp_ctx_opts(ctx);
+	const char *kver = mp_ctx_env(ctx)->kver;
+	const char *path = opts->profile ? opts->profile : MP_PROFILE_PATH;
+	_cleanup_free_ char *buf = NULL;
+	struct mp_profile *p = NULL;
+	size_t len = 0;
+	int r;
+
+	use->state = "none";
+	if (path[0] == '\0')
+		return 0;
+	snprintf(use->path, sizeof(use->path), "%s", path);
+	r = mp_read_file_alloc(path, MP_PROFILE_MAX_BYTES, &buf, &len);
+	if (r == -ENOENT && opts->profile == NULL)
+		return 0;
+	if (r == 0)
+		r = mp_profile_parse(buf, len, &p);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0) {
+		use->state = "ignored";
+		mp_warn(ctx, "profile %s: %s (%s); loading in the order the sizes suggest", path,
+			why_bad(r) ? why_bad(r) : strerror(-r), mp_errno_name(-r));
+		return 0;
+	}
+	if (strcmp(p->kver, kver) != 0) {
+		use->state = "ignored";
+		mp_warn(ctx, "profile %s: made on kernel %s, not %s: ignored", path, p->kver, kver);
+		mp_profile_free(p);
+		return 0;
+	}
+	if (p->nbad)
+		mp_warn(ctx, "profile %s: %u lines not understood, skipped", path, p->nbad);
+	use->profile = p;
+	use->state = "used";
+	return 0;
+}
+
+/* What this run measured: a load that reached the kernel and came back. */
+bool mp_profile_io_measured(const struct mp_module *m)
+{
+	return (m->state == MP_LOADED || (m->state == MP_FAILED && m->how != NULL)) &&
+	       m->t_end > m->t_start;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The lines of the new profile: what was measured now, and for modules
+ * not loaded this time (already live, say) what the old profile knew. */
+static int collect(struct mp_ctx *ctx, char ***lines, int *n)
+{
+	const struct mp_plan *pl = mp_ctx_plan(ctx);
+	const struct mp_profile *prof = mp_ctx_env(ctx)->profile.profile;
+	_cleanup_free_ bool *now = NULL; /* the old profile's entries measured again */
+	int i, cap = 0, r = 0;
+
+	*lines = NULL;
+	*n = 0;
+	if (prof && prof->n > 0 && (now = calloc((size_t)prof->n, sizeof(*now))) == NULL)
+		return -ENOMEM;
+	for (i = 0; i < pl->nmods && r == 0 && *n < MP_PROFILE_MAX_MODULES; i++) {
+		const struct mp_module *m = &pl->mods[i];
+		uint64_t us;
+		int idx;
+
+		if (!mp_profile_io_measured(m))
+			continue;
+		if (now && mp_strmap_get(prof->byname, m->name, &idx) == 0)
+			now[idx] = true;
+		us = (m->t_end - m->t_start) / 1000u;
+		r = mp_append(lines, n, &cap, sizeof(char *));
+		if (r == 0 && ((*lines)[*n - 1] = mp_strdup_printf("%s %llu", m->name,
+				(unsigned long long)(us > MP_PROFILE_MAX_US ? MP_PROFILE_MAX_US : us))) == NULL)
+			r = -ENOMEM;
+	}
+	for (i = 0; now && i < prof->n && r == 0 && *n < MP_PROFILE_MAX_MODULES; i++) {
+		if (now[i])
+			continue;
+		r = mp_append(lines, n, &cap, sizeof(char *));
+		if (r == 0 && ((*lines)[*n - 1] = mp_strdup_printf("%s %u", prof->entries[i].name,
+				prof->entries[i].us)) == NULL)
+			r = -ENOMEM;
+	}
+	if (r == 0 && *n > 1)
+		qsort(*lines, (size_t)*n, sizeof(char *), by_name);
+	return r;
+}
+
+static int write_all(int fd, char **lines, int n, const char *kver)
+{
+	FILE *f = fdopen(fd, "w");
+	int i, r = 0;
+
+	if (f == NULL)
+		return -errno;
+	fprintf(f, "modpreload-profile %u\nkernel %s\n", MP_PROFILE_VERSION, kver);
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s\n", lines[i]);
+	if (fflush(f) != 0 || ferror(f))
+		r = errno ? -errno : -EIO;
+	fclose(f);
+	return r;
+}
+
+/*
+ * Written beside path and renamed over it, as the report is: the next
+ * boot's image builder copies a whole profile or none.
+ */
+int mp_profile_io_write(struct mp_ctx *ctx, const char *path)
+{
+	char tmp[PATH_MAX], dir[PATH_MAX];
+	char **lines = NULL;
+	int n = 0, fd, r, i;
+
+	r = collect(ctx, &lines, &n);
+	if (r == 0 && snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
+		r = -ENAMETOOLONG;
+	/* /run/modpreload may not be there yet (dracut reports elsewhere) */
+	if (r == 0 && mkdir(dirname(strcpy(dir, tmp)), 0755) < 0 && errno != EEXIST)
+		r = -errno;
+	if (r == 0) {
+		fd = mkostemp(tmp, O_CLOEXEC | O_NOFOLLOW);
+		if (fd < 0) {
+			r = -errno;
+		} else {
+			(void)fchmod(fd, 0644);
+			r = write_all(fd, lines, n, mp_ctx_env(ctx)->kver);
+			if (r == 0 && rename(tmp, path) < 0)
+				r = -errno;
+			if (r < 0)
+				(void)unlink(tmp);
+		}
+	}
+	for (i = 0; i < n; i++)
+		free(lines[i]);
+	free(lines);
+	if (r < 0)
+		mp_log(ctx, MP_LOG_WARNING, "%s: cannot write the profile: %s (%s)", path,
+		       strerror(-r), mp_errno_name(-r));
+	return r;
+}
+
+/*
+ * Where this run's profile goes: opts.profile_out, or "profile" in the
+ * report's directory when the report goes to a file. NULL: nowhere.
+ */
+const char *mp_profile_io_out(const struct mp_ctx *ctx, const char *report, char *buf,
+			      size_t size)
+{
+	const struct mp_options *opts = mp_ctx_opts(ctx);
+	char dir[PATH_MAX];
+	struct stat st;
+
+	if (opts->profile_out)
+		return opts->profile_out[0] ? opts->profile_out : NULL;
+	if (report == NULL || strcmp(report, "-") == 0 ||
+	    lstat(report, &st) < 0 || !S_ISREG(st.st_mode))
+		return NULL;
+	snprintf(dir, sizeof(dir), "%s", report);
+	if (snprintf(buf, size, "%s/profile", dirname(dir)) >= (int)size)
+		return NULL;
+	return buf;
+}
