@@ -31,7 +31,7 @@ STATIC_LIBS := -lkmod -lzstd -llzma -lz -lpthread
 
 # the library core: every stage of the pipeline
 CORE := util strmap cmdline confparse uevent index ctx request coldplug plan graph \
-	sched load decompress sys kstats json report run
+	sched load decompress sys kstats json report nodev run
 CORE_SRC := $(CORE:%=preload/%.c)
 HDRS := $(wildcard preload/*.h)
 
@@ -48,6 +48,7 @@ EXTRA_UNIT :=
 -include dracut-module/dracut.mk
 -include mkinitcpio-hook/mkinitcpio.mk
 -include initramfs-tools/initramfs-tools.mk
+-include systemd/systemd.mk
 -include packaging/packaging.mk
 
 all: $(B)/modpreload $(EXTRA_ALL)

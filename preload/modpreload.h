@@ -71,6 +71,8 @@ struct mp_module {
 	off_t size;      /* file size on disk */
 	unsigned requests; /* how many requests asked for it, directly or as a dependency */
 	unsigned direct;   /* how many asked for it by its name or an alias of it */
+	unsigned direct_cpu; /* of those, how many were a CPU's modalias
+				(mp_nodev_cpu_alias) */
 	unsigned sources;  /* 1 << enum mp_source, for every request that did */
 
 	struct mp_edge *deps;
@@ -148,6 +150,7 @@ void mp_log(struct mp_ctx *ctx, int prio, const char *fmt, ...)
 int mp_request(struct mp_ctx *ctx, const char *name_or_alias, enum mp_source src);
 int mp_request_config_file(struct mp_ctx *ctx, const char *path);
 int mp_request_config_dirs(struct mp_ctx *ctx, const char *root);
+int mp_request_modules_load(struct mp_ctx *ctx, const char *root);
 int mp_request_cmdline(struct mp_ctx *ctx);
 
 /* --- coldplug (coldplug.c) --- */
@@ -158,6 +161,12 @@ int mp_sched_run(struct mp_ctx *ctx);
 
 /* --- kernel statistics (kstats.c) --- */
 int mp_kstats_snapshot(struct mp_ctx *ctx, bool after);
+
+/* --- drivers that found no device for any CPU (nodev.c) --- */
+#define MP_NODEV_PATH "/run/modprobe.d/modpreload-nodev.conf"
+bool mp_nodev_cpu_alias(const char *alias);
+bool mp_nodev_blacklistable(const struct mp_plan *p, const struct mp_module *m);
+int mp_nodev_write(struct mp_ctx *ctx, const char *path);
 
 /* --- report (report.c) --- */
 int mp_report_json(struct mp_ctx *ctx, int fd);
@@ -170,6 +179,9 @@ struct mp_run_args {
 	const char *const *names;   /* modules/aliases from the caller */
 	const char *const *configs; /* modules-load.d style files */
 	bool default_configs;       /* /etc/modpreload.d, /usr/lib/modpreload.d */
+	bool modules_load;          /* modules-load.d and modules_load=, as
+				       systemd-modules-load reads them */
+	const char *nodev_path;     /* append "blacklist NAME" there (nodev.c) */
 	const char *report_path;
 	bool fork_guard;            /* run in a child so a hung init() cannot hold us */
 	mp_log_fn log;
