@@ -45,7 +45,7 @@ run_suite() {
 }
 
 lint() {
-	files=$(git ls-files '*.sh' 'dracut-module/*' 'mkinitcpio-hook/*' 'initramfs-tools/*' 'init/mkinitramfs' .ci/run \
+	files=$(git ls-files '*.sh' 'dracut-module/*' 'mkinitcpio-hook/*' 'initramfs-tools/*' 'systemd/*' 'init/mkinitramfs' .ci/run \
 		'tests/mkinitcpio/install/*' 'tests/mkinitcpio/hooks/*' |
 		while read -r f; do head -n 1 "$f" | grep -q '^#!.*sh' && echo "$f"; done)
 	# shellcheck disable=SC2086 # a list of files
