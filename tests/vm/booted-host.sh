@@ -26,6 +26,7 @@
 #   bt_figures RESULT   "initrd_calls initrd_loaded booted_calls
 #                       booted_loaded booted_failed udev_calls" on stdout
 # BT_MEM: guest RAM in MiB (default 2048; udevd's worker cap is RAM/128 MiB).
+# BT_MODPRELOAD_TIMEOUT: rd.modpreload.timeout= (default 900 s).
 # Needs mmdebstrap, e2fsprogs, systemctl, and what dracut-host.sh needs.
 
 # shellcheck source=tests/vm/dracut-host.sh
@@ -120,6 +121,12 @@ bt_boot() { # RESULT LOG SMP with|without [TIMEOUT]
 	_bt_args="root=/dev/vda rw fsck.mode=skip rd.shell=0 rd.emergency=poweroff trace_buf_size=4M"
 	# big guests under TCG: systemd's job timeouts are not for them
 	_bt_args="$_bt_args rd.timeout=0 systemd.default_timeout_start_sec=1800"
+	# A starved TCG guest (16 vCPUs on a busy 2-core host) runs kvm's
+	# init() for minutes, soft lockups included, and what waits for the
+	# CPU hotplug lock behind it: with modpreload's 60 s it gives them up as
+	# hung, and udev's workers then race for them. The booted run reads
+	# the same command line as the initramfs's.
+	_bt_args="$_bt_args rd.modpreload.timeout=${BT_MODPRELOAD_TIMEOUT:-900}"
 	[ "$4" = without ] && _bt_args="$_bt_args rd.modpreload=0 modpreload.enable=0"
 	# each boot on a fresh copy: a root powered off with sysrq is not clean
 	cp --sparse=always "$BT_DISK" "$DR_WORK/boot.img" || return 2
