@@ -58,6 +58,7 @@ bt_rootdisk() {
 		echo "$BT_BASE"
 		sha256sum "$DR_BIN" "$top"/systemd/* "$top/tests/vm/guest/booted-report.sh"
 		sha256sum "$DR_TREE/modules.dep"
+		echo "modules-load.d: mpt_params"
 	} | sed "s|$top||g" | sha256sum | cut -d' ' -f1)
 	if [ -f "$BT_DISK" ] && [ "$(cat "$BT_DISK.key" 2>/dev/null)" = "$_bt_key" ]; then
 		return 0
@@ -90,6 +91,8 @@ ExecStart=/mpt/booted-report.sh
 WantedBy=multi-user.target
 EOT
 	systemctl --root="$_bt_r" enable mpt-report.service >>"$DR_WORK/setup.log" 2>&1 || return 1
+	# a list for systemd-modules-load, which modpreload takes over
+	echo mpt_params >"$_bt_r/etc/modules-load.d/mpt.conf"
 	# a known machine: no first-boot setup; no login prompts on the console
 	echo 5d1c0a8b2f3e4d6a9b7c8d9e0f1a2b3c >"$_bt_r/etc/machine-id"
 	echo mpt-booted >"$_bt_r/etc/hostname"
@@ -175,6 +178,7 @@ bt_check_with() {
 	[ "$_bt_nodev" -eq 0 ] || [ -n "$(mpt_get nodev_blacklist "$1")" ] ||
 		dr_fail "$_bt_nodev ENODEV loads but no blacklist in /run/modprobe.d"
 	[ "$(mpt_num booted.by.modpreload "$1")" -gt 0 ] || dr_fail "modpreload made no call after switch-root"
+	dr_eq "modules-load.d's module loaded by" "$(mpt_get loaded_by.mpt_params "$1")" modpreload
 }
 
 # Without (both off switches): the storm, measured the same way, and more
@@ -185,6 +189,11 @@ bt_check_without() {
 	dr_eq "booted system's report" "$(mpt_get report_booted "$1")" absent
 	dr_eq "no-device blacklist" "$(mpt_get nodev_blacklist "$1")" ""
 	dr_eq "modpreload's calls" "$(mpt_num booted.by.modpreload "$1")" 0
+	# the kernel keeps 15 bytes of a name: systemd-modules
+	case $(mpt_get loaded_by.mpt_params "$1") in
+	systemd_modules*) ;;
+	*) dr_fail "modules-load.d's module loaded by '$(mpt_get loaded_by.mpt_params "$1")', not systemd-modules-load" ;;
+	esac
 	_bt_w=$(($(mpt_num initrd.calls "$1") + $(mpt_num booted.calls "$1")))
 	_bt_m=$(($(mpt_num initrd.calls "$2") + $(mpt_num booted.calls "$2")))
 	[ "$_bt_w" -gt "$_bt_m" ] || dr_fail "without modpreload $_bt_w load calls, with it $_bt_m: no storm to see"

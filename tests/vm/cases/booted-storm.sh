@@ -7,7 +7,9 @@
 #   with      one load call per module over the whole boot, none failed but
 #             the no-device drivers' (each once, then blacklisted for the
 #             boot), no udev worker loading a module modpreload dealt with,
-#             the reports in /run and kept in /var/lib/modpreload
+#             the reports in /run and kept in /var/lib/modpreload, the
+#             module the root's /etc/modules-load.d lists loaded by
+#             modpreload (systemd-modules-load finds it live)
 #   without   rd.modpreload=0 modpreload.enable=0 (the two off switches):
 #             neither half runs, udev's coldplug storms, more load calls
 #             than with it

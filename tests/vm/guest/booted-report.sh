@@ -16,6 +16,8 @@
 #                                            whole boot, and repeats of one
 #   boot.dup_names=a,b                        the repeated ones
 #   marker=1                                  the split was found
+#   loaded_by.mpt_params=COMM,...             who loaded the module the root's
+#                                            /etc/modules-load.d lists
 #   handled=a,b                               modules modpreload's reports say
 #                                            it loaded, found live or failed
 #   nodev_blacklist=a,b                       /run/modprobe.d/modpreload-nodev.conf
@@ -85,6 +87,7 @@ awk '
 		for (i = 1; i <= NF; i++) if ($i == "module_load:") break
 		m = $(i + 1)
 		x[p ".loads"]++
+		if (m == "mpt_params") lb = lb (lb == "" ? "" : ",") comm($1)
 		if (p == "booted" && $1 ~ /udev/) {
 			x["booted.udev_loads"]++
 			if (!(m in byudev)) ul = ul (ul == "" ? "" : ",") m
@@ -100,6 +103,7 @@ awk '
 		for (i = 1; i in k; i++) { printf "MPT: %s=%d\n", k[i], x[k[i]]; done[k[i]] = 1 }
 		for (key in x) if (!(key in done)) printf "MPT: %s=%d\n", key, x[key]
 		printf "MPT: udev_loaded=%s\nMPT: boot.dup_names=%s\nMPT: marker=%d\n", ul, dl, marker
+		printf "MPT: loaded_by.mpt_params=%s\n", lb
 		printf "MPT: trace_entries=%s\nMPT: trace_written=%s\n", entries, written
 	}' $T/trace
 echo "MPT: done"
