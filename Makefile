@@ -1,5 +1,6 @@
 # modpreload: one plain Makefile.
 #   make            the static musl binaries (build/modpreload, build/modpreload-init)
+#   make ARCH=arm64 the same, cross-built under build/arm64/ (also ARCH=armhf)
 #   make check      every test: the fast tier, then real kernels under QEMU
 #   make check-fast the fast tier alone (minutes): unit (ASan/UBSan, TSan), fuzz smoke, lint
 #   make demo       boot Debian's kernel twice under QEMU: udev-style storm vs modpreload
@@ -17,6 +18,10 @@ INITCPIODIR ?= $(PREFIX)/lib/initcpio
 B := build
 
 MUSL_CC ?= musl-gcc
+# ARCH=arm64 or armhf: the static binaries cross-built under build/ARCH/
+ifneq ($(filter-out x86 x86_64 amd64,$(ARCH)),)
+include scripts/cross.mk
+endif
 CC ?= cc
 CLANG ?= clang
 WARN := -Wall -Wextra -Wmissing-prototypes -Wshadow -Wno-unused-parameter
@@ -30,8 +35,8 @@ STATIC_LDFLAGS := -static -Wl,--gc-sections -s -L$(B)/libs/lib
 STATIC_LIBS := -lkmod -lzstd -llzma -lz -lpthread
 
 # the library core: every stage of the pipeline
-CORE := util strmap cmdline confparse uevent index ctx request coldplug plan graph \
-	sched load decompress sys kstats json report nodev run
+CORE := util limits strmap cmdline confparse uevent index ctx request coldplug plan graph \
+	sched load initstate decompress sys kstats json outcome report nodev run
 CORE_SRC := $(CORE:%=preload/%.c)
 HDRS := $(wildcard preload/*.h)
 
@@ -116,6 +121,7 @@ deps:
 # test is news in minutes, not after the VM tier's half hour.
 check: deps
 	$(MAKE) all $(UNIT_BINS) $(FUZZERS:%=$(B)/fuzz/fuzz_%)
+	$(MAKE) ARCH=arm64 all
 	MP_FAST_FIRST=1 tests/run.sh
 check-fast: deps
 	$(MAKE) all $(UNIT_BINS) $(FUZZERS:%=$(B)/fuzz/fuzz_%)
@@ -135,7 +141,7 @@ soak: deps
 
 # --- fuzzing (libFuzzer) ---
 FUZZERS := cmdline conf uevent kstats index
-FUZZ_SRC := $(addprefix preload/,util.c strmap.c cmdline.c confparse.c uevent.c kstats.c index.c)
+FUZZ_SRC := $(addprefix preload/,util.c limits.c strmap.c cmdline.c confparse.c uevent.c kstats.c index.c)
 FUZZ_SECONDS ?= 60
 # the index fuzzer hands what our check accepts to the host's libkmod
 FUZZ_LIBS_index := -lkmod

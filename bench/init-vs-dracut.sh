@@ -12,30 +12,50 @@
 #   load syscalls    finit_module + init_module calls, and how many of them
 #                    failed with EEXIST (a module loaded twice), median
 #
-# Usage: bench/init-vs-dracut.sh [-n RUNS] [-s SMP]   (default 3 runs, 2 vCPUs)
+# Usage: bench/init-vs-dracut.sh [-n RUNS] [-s SMP] [--arch arm64] [--images LIST]
+#   (default 3 runs, 2 vCPUs, every image)
+# --arch arm64: the same modpreload images for Debian's arm64 6.1 under
+# qemu-system-aarch64 -M virt (no dracut: it builds for the host only).
+# --images "modpreload modpreload-busybox": only those (e.g. to put x86-64
+# and arm64 side by side in the same hour of a busy host).
 # Images: build/bench/init-vs-dracut/. dracut (dracut-core) wants
 # /lib/modules/KVER to exist: made as a link for the run when missing.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-runs=3 smp=2
+runs=3 smp=2 arch='' images=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	-n) runs=$2; shift 2 ;;
 	-s) smp=$2; shift 2 ;;
+	--arch) arch=$2; shift 2 ;;
+	--images) images=$2; shift 2 ;;
 	*) sed -n 's/^# Usage: /usage: /p' "$0" >&2; exit 2 ;;
 	esac
 done
 # shellcheck source=tests/vm/init-host.sh
 . "$top/tests/vm/init-host.sh"
 log() { printf 'init-vs-dracut: %s\n' "$*" >&2; }
-w=$top/build/bench/init-vs-dracut
+w=$top/build/bench/init-vs-dracut${arch:+-$arch}
 mkdir -p "$w"
 
-init_kernel || { log "no bookworm kernel"; exit 1; }
-init_build
+names="modpreload modpreload-busybox dracut-min dracut-default"
+case $arch in
+'')
+	init_kernel || { log "no bookworm kernel"; exit 1; }
+	init_build
+	;;
+arm64)
+	init_arm64 || { log "no arm64 kernel, /init or busybox"; exit 1; }
+	names="modpreload modpreload-busybox"
+	;;
+*) log "--arch: only arm64"; exit 2 ;;
+esac
+[ -z "$images" ] || names=$images
 moddir=$KDIR/lib/modules/$KVER
 link=''
-if [ ! -e "/lib/modules/$KVER" ]; then
+# (dracut's need: only when a dracut image is made)
+case " $names " in *" dracut-"*) need_link=1 ;; *) need_link=0 ;; esac
+if [ "$need_link" = 1 ] && [ ! -e "/lib/modules/$KVER" ]; then
 	ln -s "$moddir" "/lib/modules/$KVER"
 	link=/lib/modules/$KVER
 fi
@@ -44,8 +64,6 @@ trap '[ -z "$link" ] || rm -f "$link"' EXIT
 uuid=$(cat /proc/sys/kernel/random/uuid)
 init_rootdir "$w/rootdir"
 init_mkfs ext4 "$w/rootdir" "$w/root.img" "$uuid" mpt-root >&2
-
-names="modpreload modpreload-busybox dracut-min dracut-default"
 describe() {
 	case $1 in
 	modpreload) echo "modpreload-mkinitramfs -m virtio_pci,virtio_blk,ext4" ;;
@@ -57,10 +75,11 @@ describe() {
 build_image() { # build_image NAME OUT
 	case $1 in
 	modpreload)
-		"$top/init/mkinitramfs" -q -k "$KVER" -d "$KDIR" -m virtio_pci,virtio_blk,ext4 -o "$2" ;;
+		"$top/init/mkinitramfs" -q ${arch:+--arch "$arch"} -k "$KVER" -d "$KDIR" \
+			-m virtio_pci,virtio_blk,ext4 -o "$2" ;;
 	modpreload-busybox)
-		"$top/init/mkinitramfs" -q -k "$KVER" -d "$KDIR" -m virtio_pci,virtio_blk,ext4 \
-			--busybox "$(command -v busybox)" -o "$2" ;;
+		"$top/init/mkinitramfs" -q ${arch:+--arch "$arch"} -k "$KVER" -d "$KDIR" \
+			-m virtio_pci,virtio_blk,ext4 --busybox "${MPT_BUSYBOX:-$(command -v busybox)}" -o "$2" ;;
 	dracut-min)
 		dracut -q --no-hostonly --kver "$KVER" --kmoddir "$moddir" \
 			-m "systemd systemd-initrd dracut-systemd kernel-modules rootfs-block udev-rules base fs-lib" \
@@ -93,7 +112,7 @@ while [ "$i" -lt "$runs" ]; do
 	for name in $built; do
 		res=$w/$name.$i.res
 		log "booting $name ($i of $runs)"
-		if "$top/tests/vm/run.sh" -k "$KDIR/vmlinuz" -i "$w/$name.img" -s "$smp" -t 120 \
+		if "$top/tests/vm/run.sh" ${arch:+--arch "$arch"} -k "$KDIR/vmlinuz" -i "$w/$name.img" -s "$smp" -t 120 \
 			-l "$w/$name.$i.log" --disk "$w/root.img" -a "root=UUID=$uuid" >"$res" 2>/dev/null &&
 			[ "$(mpt_get root_pid "$res")" = 1 ]; then
 			echo "$(mpt_get root_uptime "$res") $(mpt_get host_wall_s "$res") \
@@ -119,5 +138,5 @@ for name in $built; do
 		"$([ "$ok" = "$runs" ] || echo " $ok of $runs runs booted")"
 done
 echo
-echo "Kernel $KVER, QEMU TCG, $smp vCPUs, $runs runs each (round-robin), medians; \
+echo "Kernel $KVER, QEMU TCG${arch:+ (qemu-system-aarch64 -M virt -cpu max)}, $smp vCPUs, $runs runs each (round-robin), medians; \
 $(nproc) host cores, load average $(cut -d' ' -f1 /proc/loadavg) at the end."

@@ -453,7 +453,10 @@ runs=$(meta runs)
 	if [ -d "$raw/extras" ]; then
 		for x in "$raw"/extras/*.md; do
 			[ -s "$x" ] || continue
-			echo "## Extra: \`bench/$(basename "$x" .md).sh\`"
+			# NAME.ARCH.md: bench/NAME.sh --arch ARCH
+			n=$(basename "$x" .md) xa=''
+			case $n in *.*) xa=" --arch ${n#*.}" n=${n%%.*} ;; esac
+			echo "## Extra: \`bench/$n.sh$xa\`"
 			echo
 			cat "$x"
 			echo

@@ -14,10 +14,11 @@
 #                     bookworm,trixie); trixie runs at MP_BENCH_TRIXIE_VCPUS
 #   --contenders LIST udev,modprobe,xargs,waves,dataflow (MP_BENCH_CONTENDERS;
 #                     udev takes part in the storm only)
-#   --extras          also bench/init-vs-dracut.sh, bench/dracut-storm.sh,
-#                     bench/mkinitcpio-storm.sh and bench/booted-storm.sh (the
-#                     whole boot to a systemd root at 32, 64, 128 vCPUs) when
-#                     they exist (slow: hours; MP_BENCH_EXTRAS=1)
+#   --extras          also bench/init-vs-dracut.sh (and again with --arch
+#                     arm64), bench/dracut-storm.sh, bench/mkinitcpio-storm.sh
+#                     and bench/booted-storm.sh (the whole boot to a systemd
+#                     root at 32, 64, 128 vCPUs) when they exist (slow: hours;
+#                     MP_BENCH_EXTRAS=1)
 #   --smoke           one run of each scenario at its smallest, report in
 #                     build/bench/smoke/ (tests/vm/cases/bench-smoke.sh)
 #   -o DIR            where DATE.md and DATE/ go (default bench/results)
@@ -167,6 +168,11 @@ if [ "$extras" = 1 ]; then
 				bench_log "bench/$x.sh failed: $BENCH_RAW/extras/$x.log"
 		fi
 	done
+	# the same minimal /init images on arm64 (qemu-system-aarch64 -M virt)
+	bench_log "extra: bench/init-vs-dracut.sh --arch arm64"
+	"$top/bench/init-vs-dracut.sh" --arch arm64 >"$BENCH_RAW/extras/init-vs-dracut.arm64.md" \
+		2>"$BENCH_RAW/extras/init-vs-dracut.arm64.log" ||
+		bench_log "bench/init-vs-dracut.sh --arch arm64 failed: $BENCH_RAW/extras/init-vs-dracut.arm64.log"
 fi
 {
 	echo "elapsed=$(($(date +%s) - t_start))"

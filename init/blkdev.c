@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "init.h"
-#include "internal.h"
+#include "util.h"
 
 static void lookup(blkid_probe pr, const char *name, char *out, size_t outsz)
 {

@@ -6,11 +6,14 @@
 # committed.
 # Usage: init/build-blkid.sh OUTDIR     (writes OUTDIR/lib/libblkid.a and
 #                                        OUTDIR/include/blkid/blkid.h)
+# Cross builds: MUSL_CC, MP_CROSS and MP_SRC_WORK as for scripts/build-libs.sh.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$(mkdir -p "$1" && cd "$1" && pwd)
 src=$top/build/src
+work=${MP_SRC_WORK:-$src}
 cc=${MUSL_CC:-musl-gcc}
+cross=${MP_CROSS:-}
 # -I: musl-gcc sees only musl's headers; scripts/build-libs.sh links the
 # kernel UAPI headers (linux/, asm/) into OUTDIR/include.
 cflags="-Os -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables -fno-stack-protector -I$out/include"
@@ -21,12 +24,15 @@ jobs=$(nproc 2>/dev/null || echo 2)
 	echo "build-blkid.sh: run scripts/build-libs.sh $out first (kernel headers)" >&2
 	exit 1
 }
-mkdir -p "$src" "$out/lib" "$out/include/blkid"
+mkdir -p "$src" "$work" "$out/lib" "$out/include/blkid"
 
-dir=$src/util-linux
+dir=$work/util-linux
 if [ ! -d "$dir" ]; then
-	(cd "$src" && "$top/scripts/apt.sh" apt-get -q source --download-only util-linux/bookworm >&2)
 	for dsc in "$src"/util-linux_*.dsc; do break; done
+	if [ ! -f "$dsc" ]; then
+		(cd "$src" && "$top/scripts/apt.sh" apt-get -q source --download-only util-linux/bookworm >&2)
+		for dsc in "$src"/util-linux_*.dsc; do break; done
+	fi
 	rm -rf "$dir.tmp"
 	dpkg-source --no-check -x "$dsc" "$dir.tmp" >/dev/null
 	mv "$dir.tmp" "$dir"
@@ -34,7 +40,7 @@ fi
 
 # Only the library: no programs, no udev/systemd/selinux, no translations.
 # The release tarball ships a generated configure, so no autoreconf.
-(cd "$dir" && CC=$cc CFLAGS="$cflags" ./configure -q \
+(cd "$dir" && CC=$cc CFLAGS="$cflags" ./configure -q ${cross:+--host="$cross"} \
 	--disable-all-programs --enable-libblkid --disable-shared --enable-static \
 	--disable-nls --disable-asciidoc --disable-bash-completion --disable-poman \
 	--without-udev --without-systemd --without-selinux --without-econf \

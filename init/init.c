@@ -21,8 +21,8 @@
 #include <unistd.h>
 
 #include "init.h"
-#include "internal.h"
 #include "modpreload.h"
+#include "util.h"
 
 static const char usage[] =
 	"Usage: /init   (as PID 1, started by the kernel from an initramfs)\n"

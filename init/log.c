@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "init.h"
-#include "internal.h"
+#include "util.h"
 
 #define LINE_MAX_ 1024
 

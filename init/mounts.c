@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "init.h"
-#include "internal.h"
+#include "util.h"
 
 static const struct {
 	const char *source, *target, *type, *data;

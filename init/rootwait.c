@@ -8,7 +8,8 @@
 #include <time.h>
 
 #include "init.h"
-#include "internal.h"
+#include "modpreload.h"
+#include "util.h"
 
 static void sleep_ms(unsigned ms)
 {

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "init.h"
-#include "internal.h"
+#include "util.h"
 
 bool shell_available(void)
 {

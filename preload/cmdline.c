@@ -173,13 +173,13 @@ static int on_word(void *data, const char *key, const char *value)
 	if (strcmp(key, "modpreload.enable") == 0)
 		return 0;
 	if (strcmp(key, "rd.modpreload.jobs") == 0) {
-		if (parse_uint(value, MP_JOBS_MAX, &u) < 0 || u == 0)
+		if (parse_uint(value, mp_limits[MP_LIM_JOBS].max, &u) < 0 || u == 0)
 			return push(&c->bad, &c->nbad, key);
 		c->jobs = (int)u;
 		return 0;
 	}
 	if (strcmp(key, "rd.modpreload.timeout") == 0) {
-		if (parse_uint(value, 86400, &u) < 0 || u == 0)
+		if (parse_uint(value, mp_limits[MP_LIM_TIMEOUT_S].max, &u) < 0 || u == 0)
 			return push(&c->bad, &c->nbad, key);
 		c->timeout_s = u;
 		return 0;

@@ -23,15 +23,16 @@
 /* devpath is relative to sysfs ("devices/..."), as in uevents' DEVPATH. */
 static int device_seen(struct mp_ctx *ctx, const char *devpath, bool *was)
 {
+	struct mp_coldplug *cp = mp_ctx_coldplug(ctx);
 	int dummy;
 
-	if (ctx->devices == NULL) {
-		ctx->devices = mp_strmap_new();
-		if (ctx->devices == NULL)
+	if (cp->devices == NULL) {
+		cp->devices = mp_strmap_new();
+		if (cp->devices == NULL)
 			return -ENOMEM;
 	}
-	*was = mp_strmap_get(ctx->devices, devpath, &dummy) == 0;
-	return *was ? 0 : mp_strmap_put(ctx->devices, devpath, 0);
+	*was = mp_strmap_get(cp->devices, devpath, &dummy) == 0;
+	return *was ? 0 : mp_strmap_put(cp->devices, devpath, 0);
 }
 
 static int device(struct mp_ctx *ctx, int dirfd, const char *devpath, enum mp_source src)
@@ -104,7 +105,7 @@ int mp_coldplug_scan(struct mp_ctx *ctx, enum mp_source src)
 	char root[PATH_MAX + 16], devpath[PATH_MAX];
 	int fd;
 
-	snprintf(root, sizeof(root), "%s/devices", ctx->sysfs);
+	snprintf(root, sizeof(root), "%s/devices", mp_ctx_env(ctx)->sysfs);
 	fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0) {
 		mp_warn(ctx, "%s: cannot scan for devices: %s", root, mp_errno_name(errno));
@@ -122,17 +123,19 @@ int mp_coldplug_scan(struct mp_ctx *ctx, enum mp_source src)
 int mp_coldplug_drain(struct mp_ctx *ctx)
 {
 	char buf[UEVENT_MAX], alias[4096], action[32], devpath[PATH_MAX];
-	unsigned before = ctx->plan.req_total;
+	const struct mp_plan *p = mp_ctx_plan(ctx);
+	unsigned before = p->req_total;
+	int fd = mp_ctx_coldplug(ctx)->uevent_fd;
 	bool lost = false;
 
-	if (ctx->uevent_fd < 0)
+	if (fd < 0)
 		return 0;
 	for (;;) {
 		struct sockaddr_nl sa;
 		struct iovec iov = { buf, sizeof(buf) - 1 };
 		struct msghdr msg = { .msg_name = &sa, .msg_namelen = sizeof(sa),
 				      .msg_iov = &iov, .msg_iovlen = 1 };
-		ssize_t n = recvmsg(ctx->uevent_fd, &msg, MSG_DONTWAIT);
+		ssize_t n = recvmsg(fd, &msg, MSG_DONTWAIT);
 		bool was;
 		int r;
 
@@ -167,5 +170,5 @@ int mp_coldplug_drain(struct mp_ctx *ctx)
 	}
 	if (lost)
 		return -ENOBUFS;
-	return (int)(ctx->plan.req_total - before);
+	return (int)(p->req_total - before);
 }

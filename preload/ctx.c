@@ -14,6 +14,28 @@
 
 #include "internal.h"
 
+struct mp_ctx {
+	struct mp_options opts;
+	struct mp_env env;
+	mp_log_fn log;
+	void *log_data;
+	struct mp_cmdline cmdline;
+	struct mp_plan plan;
+	struct mp_resolver *resolver;
+	struct mp_coldplug coldplug;
+	struct mp_result result;
+
+	/* libkmod's view of the module directory (see make_shadow) */
+	struct kmod_ctx *kmod;
+	char kmod_dir[PATH_MAX];
+	int kmod_dir_fd;        /* the N of /proc/self/fd/N there, or -1 */
+	char shadow[PATH_MAX];  /* moddir without bad indexes, while it exists */
+	/* modules.dep.bin, mapped by its check: libkmod drops a dependency
+	 * whose file is gone without telling its caller (plan.c) */
+	void *depbin;
+	size_t depbin_len;
+};
+
 /* depmod's indexes libkmod maps; only modules.dep.bin is indispensable. */
 static const char *const indexes[] = {
 	"modules.dep.bin", "modules.alias.bin", "modules.symbols.bin",
@@ -114,7 +136,7 @@ static int set_moddir(struct mp_ctx *ctx, const char *path)
 	abs = realpath(path, NULL);
 	if (abs == NULL)
 		return -errno;
-	snprintf(ctx->moddir, sizeof(ctx->moddir), "%s", abs);
+	snprintf(ctx->env.moddir, sizeof(ctx->env.moddir), "%s", abs);
 	free(abs);
 	return 0;
 }
@@ -126,26 +148,26 @@ static int find_moddir(struct mp_ctx *ctx)
 	struct utsname u;
 
 	if (ctx->opts.kver) {
-		snprintf(ctx->kver, sizeof(ctx->kver), "%s", ctx->opts.kver);
+		snprintf(ctx->env.kver, sizeof(ctx->env.kver), "%s", ctx->opts.kver);
 	} else {
 		if (uname(&u) < 0)
 			return -errno;
-		snprintf(ctx->kver, sizeof(ctx->kver), "%s", u.release);
+		snprintf(ctx->env.kver, sizeof(ctx->env.kver), "%s", u.release);
 	}
 	/* Another kernel's tree (-S) says nothing about what this kernel has
 	 * live, unless a sysfs was named on purpose. */
-	ctx->live_state = ctx->opts.sysfs != NULL || uname(&u) < 0 ||
-			  strcmp(u.release, ctx->kver) == 0;
-	snprintf(path, sizeof(path), "%s/lib/modules/%s", base, ctx->kver);
+	ctx->env.live_state = ctx->opts.sysfs != NULL || uname(&u) < 0 ||
+			  strcmp(u.release, ctx->env.kver) == 0;
+	snprintf(path, sizeof(path), "%s/lib/modules/%s", base, ctx->env.kver);
 	if (set_moddir(ctx, path) == 0)
 		return 0;
 	/* merged-/usr trees (trixie's kernel packages) have only usr/lib */
-	snprintf(path, sizeof(path), "%s/usr/lib/modules/%s", base, ctx->kver);
+	snprintf(path, sizeof(path), "%s/usr/lib/modules/%s", base, ctx->env.kver);
 	if (set_moddir(ctx, path) == 0)
 		return 0;
-	snprintf(ctx->moddir, sizeof(ctx->moddir), "%s/lib/modules/%s", base, ctx->kver);
+	snprintf(ctx->env.moddir, sizeof(ctx->env.moddir), "%s/lib/modules/%s", base, ctx->env.kver);
 	mp_log(ctx, MP_LOG_ERR, "no module directory for kernel %s: neither %s nor %s/usr/lib/modules/%s "
-	       "exists (ENOENT)", ctx->kver, ctx->moddir, base, ctx->kver);
+	       "exists (ENOENT)", ctx->env.kver, ctx->env.moddir, base, ctx->env.kver);
 	return -ENOENT;
 }
 
@@ -161,7 +183,7 @@ static int check_indexes(struct mp_ctx *ctx, unsigned *bad)
 		struct stat st;
 		int r;
 
-		snprintf(path, sizeof(path), "%s/%s", ctx->moddir, indexes[i]);
+		snprintf(path, sizeof(path), "%s/%s", ctx->env.moddir, indexes[i]);
 		/* modules.builtin.alias.bin is recent and optional, and depmod
 		 * leaves it empty when there is nothing to put in it */
 		if (i == ARRAY_SIZE(indexes) - 1 && (stat(path, &st) < 0 || st.st_size == 0))
@@ -173,7 +195,7 @@ static int check_indexes(struct mp_ctx *ctx, unsigned *bad)
 		*bad |= 1u << i;
 		if (i == 0) {
 			mp_log(ctx, MP_LOG_ERR, "%s: %s (%s): run depmod %s", path,
-			       r == -ENOENT ? "missing" : "corrupt", mp_errno_name(-r), ctx->kver);
+			       r == -ENOENT ? "missing" : "corrupt", mp_errno_name(-r), ctx->env.kver);
 			return r;
 		}
 		mp_warn(ctx, "%s: %s (%s): lookups through it will find nothing", path,
@@ -258,8 +280,8 @@ static int make_shadow(struct mp_ctx *ctx, unsigned bad)
 	/* every bad index, there or not: none may be read through a link */
 	for (i = 0; i < ARRAY_SIZE(indexes) && r == 0; i++)
 		if (bad & (1u << i))
-			r = shadow_entry(*dfd, ctx->moddir, indexes[i], true);
-	dp = opendir(ctx->moddir);
+			r = shadow_entry(*dfd, ctx->env.moddir, indexes[i], true);
+	dp = opendir(ctx->env.moddir);
 	if (dp == NULL)
 		return -errno;
 	while (r == 0 && (de = readdir(dp)) != NULL) {
@@ -271,7 +293,7 @@ static int make_shadow(struct mp_ctx *ctx, unsigned bad)
 			if ((bad & (1u << i)) && strcmp(de->d_name, indexes[i]) == 0)
 				is_bad = true;
 		if (!is_bad)
-			r = shadow_entry(*dfd, ctx->moddir, de->d_name, false);
+			r = shadow_entry(*dfd, ctx->env.moddir, de->d_name, false);
 	}
 	closedir(dp);
 	snprintf(ctx->kmod_dir, sizeof(ctx->kmod_dir), "/proc/self/fd/%d", *dfd);
@@ -289,7 +311,7 @@ static void drop_shadow(struct mp_ctx *ctx)
 {
 	/* without /proc, or if N cannot be pointed elsewhere, libkmod's
 	 * paths lead through it: it stays until the end */
-	if (ctx->kmod_dir_fd >= 0 && dup3(ctx->moddir_fd, ctx->kmod_dir_fd, O_CLOEXEC) >= 0)
+	if (ctx->kmod_dir_fd >= 0 && dup3(ctx->env.moddir_fd, ctx->kmod_dir_fd, O_CLOEXEC) >= 0)
 		remove_shadow(ctx);
 }
 
@@ -298,9 +320,9 @@ char *mp_ctx_real_path(const struct mp_ctx *ctx, const char *path)
 {
 	size_t n = strlen(ctx->kmod_dir);
 
-	if (n > 0 && strcmp(ctx->kmod_dir, ctx->moddir) != 0 &&
+	if (n > 0 && strcmp(ctx->kmod_dir, ctx->env.moddir) != 0 &&
 	    strncmp(path, ctx->kmod_dir, n) == 0 && path[n] == '/')
-		return mp_strdup_printf("%s%s", ctx->moddir, path + n);
+		return mp_strdup_printf("%s%s", ctx->env.moddir, path + n);
 	return strdup(path);
 }
 
@@ -309,12 +331,12 @@ static void read_compression(struct mp_ctx *ctx)
 	char path[PATH_MAX + 32];
 	size_t len = 0;
 
-	snprintf(path, sizeof(path), "%s/module/compression", ctx->sysfs);
-	if (mp_read_file(path, ctx->compression, sizeof(ctx->compression), &len) < 0)
+	snprintf(path, sizeof(path), "%s/module/compression", ctx->env.sysfs);
+	if (mp_read_file(path, ctx->env.compression, sizeof(ctx->env.compression), &len) < 0)
 		len = 0;
-	while (len > 0 && (ctx->compression[len - 1] == '\n' || ctx->compression[len - 1] == ' '))
+	while (len > 0 && (ctx->env.compression[len - 1] == '\n' || ctx->env.compression[len - 1] == ' '))
 		len--;
-	ctx->compression[len] = '\0';
+	ctx->env.compression[len] = '\0';
 }
 
 static int read_cmdline(struct mp_ctx *ctx)
@@ -346,11 +368,9 @@ static int default_jobs(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 
-	/* Loads serialise on the kernel's module locks well before this: more
-	 * threads than this only cost memory on a 448-CPU machine. */
 	if (n < 1)
 		n = 1;
-	return n > 16 ? 16 : (int)n;
+	return n > mp_limits[MP_LIM_JOBS].def ? (int)mp_limits[MP_LIM_JOBS].def : (int)n;
 }
 
 int mp_ctx_new(const struct mp_options *opts, mp_log_fn log, void *log_data,
@@ -366,49 +386,43 @@ int mp_ctx_new(const struct mp_options *opts, mp_log_fn log, void *log_data,
 	ctx->opts = *opts;
 	ctx->log = log;
 	ctx->log_data = log_data;
-	ctx->uevent_fd = -1;
-	ctx->moddir_fd = -1;
+	ctx->coldplug.uevent_fd = -1;
+	ctx->env.moddir_fd = -1;
 	ctx->kmod_dir_fd = -1;
-	ctx->t0 = mp_now_ns();
-	snprintf(ctx->sysfs, sizeof(ctx->sysfs), "%s", opts->sysfs ? opts->sysfs : "/sys");
-	ctx->byname = mp_strmap_new();
-	ctx->lookups = mp_strmap_new();
-	if (ctx->byname == NULL || ctx->lookups == NULL) {
-		r = -ENOMEM;
-		goto fail;
-	}
+	ctx->env.t0 = mp_now_ns();
+	snprintf(ctx->env.sysfs, sizeof(ctx->env.sysfs), "%s", opts->sysfs ? opts->sysfs : "/sys");
 	r = read_cmdline(ctx);
 	if (r < 0)
 		goto fail;
 
-	ctx->jobs = opts->jobs > 0 ? opts->jobs : ctx->cmdline.jobs > 0 ? ctx->cmdline.jobs : default_jobs();
-	if (ctx->jobs > MP_JOBS_MAX)
-		ctx->jobs = MP_JOBS_MAX;
-	if (ctx->opts.timeout_ms == 0)
-		ctx->opts.timeout_ms = ctx->cmdline.timeout_s ? ctx->cmdline.timeout_s * 1000u
-							      : MP_TIMEOUT_DEFAULT_MS;
+	ctx->env.jobs = opts->jobs > 0 ? opts->jobs : ctx->cmdline.jobs > 0 ? ctx->cmdline.jobs : default_jobs();
+	if (ctx->env.jobs > (int)mp_limits[MP_LIM_JOBS].max)
+		ctx->env.jobs = (int)mp_limits[MP_LIM_JOBS].max;
+	ctx->env.timeout_ms = opts->timeout_ms ? opts->timeout_ms :
+			      (ctx->cmdline.timeout_s ? ctx->cmdline.timeout_s :
+			       mp_limits[MP_LIM_TIMEOUT_S].def) * 1000u;
 	/* Loading stops a little before the caller's bound, so that the
 	 * report and the status still reach it in time (run.c). */
 	if (opts->deadline_ms)
-		ctx->deadline = ctx->t0 + (uint64_t)(opts->deadline_ms -
+		ctx->env.deadline = ctx->env.t0 + (uint64_t)(opts->deadline_ms -
 			(opts->deadline_ms / 4 < 500 ? opts->deadline_ms / 4 : 500)) * 1000000u;
 	if (ctx->opts.settle_ms == 0)
-		ctx->opts.settle_ms = MP_SETTLE_DEFAULT_MS;
+		ctx->opts.settle_ms = mp_limits[MP_LIM_SETTLE_MS].def;
 	read_compression(ctx);
 
 	r = find_moddir(ctx);
 	if (r < 0)
 		goto fatal;
-	ctx->moddir_fd = open(ctx->moddir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (ctx->moddir_fd < 0) {
+	ctx->env.moddir_fd = open(ctx->env.moddir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (ctx->env.moddir_fd < 0) {
 		r = -errno;
-		mp_log(ctx, MP_LOG_ERR, "%s: %s", ctx->moddir, strerror(-r));
+		mp_log(ctx, MP_LOG_ERR, "%s: %s", ctx->env.moddir, strerror(-r));
 		goto fatal;
 	}
 	r = check_indexes(ctx, &bad);
 	if (r < 0)
 		goto fatal;
-	snprintf(ctx->kmod_dir, sizeof(ctx->kmod_dir), "%s", ctx->moddir);
+	snprintf(ctx->kmod_dir, sizeof(ctx->kmod_dir), "%s", ctx->env.moddir);
 	if (bad) {
 		r = make_shadow(ctx, bad);
 		if (r < 0) {
@@ -427,15 +441,18 @@ int mp_ctx_new(const struct mp_options *opts, mp_log_fn log, void *log_data,
 	 * opens the others one lookup at a time, and needs its directory. */
 	if (kmod_load_resources(ctx->kmod) < 0)
 		mp_warn(ctx, "%s: libkmod could not map the indexes; looking up without them",
-			ctx->moddir);
+			ctx->env.moddir);
 	else if (bad)
 		drop_shadow(ctx);
+	r = mp_plan_resolver_new(ctx->kmod, ctx->depbin, ctx->depbin_len, &ctx->resolver);
+	if (r < 0)
+		goto fail;
 	*out = ctx;
 	return 0;
 
 fatal:
 	remove_shadow(ctx);
-	ctx->fatal = true;
+	ctx->result.fatal = true;
 	*out = ctx;
 	return r;
 fail:
@@ -445,44 +462,104 @@ fail:
 
 void mp_ctx_free(struct mp_ctx *ctx)
 {
-	int i;
-
 	if (ctx == NULL)
 		return;
+	mp_plan_resolver_free(ctx->resolver);
 	if (ctx->kmod)
 		kmod_unref(ctx->kmod);
 	remove_shadow(ctx);
 	if (ctx->kmod_dir_fd >= 0)
 		close(ctx->kmod_dir_fd);
-	if (ctx->uevent_fd >= 0)
-		close(ctx->uevent_fd);
-	if (ctx->moddir_fd >= 0)
-		close(ctx->moddir_fd);
+	if (ctx->coldplug.uevent_fd >= 0)
+		close(ctx->coldplug.uevent_fd);
+	mp_strmap_free(ctx->coldplug.devices);
+	if (ctx->env.moddir_fd >= 0)
+		close(ctx->env.moddir_fd);
 	if (ctx->depbin)
 		munmap(ctx->depbin, ctx->depbin_len);
-	mp_plan_free(&ctx->plan);
-	mp_strmap_free(ctx->byname);
-	mp_strmap_free(ctx->lookups);
-	for (i = 0; i < ctx->nresolved; i++)
-		free(ctx->resolved[i].mods);
-	free(ctx->resolved);
+	mp_graph_free(&ctx->plan);
 	mp_cmdline_free(&ctx->cmdline);
-	free(ctx->kstats_before);
-	free(ctx->kstats_after);
+	free(ctx->result.kstats_before);
+	free(ctx->result.kstats_after);
 	free(ctx);
 }
 
-struct mp_plan *mp_ctx_plan(struct mp_ctx *ctx)
+/* Like strchr(): a const context's plan is the caller's to write or not. */
+struct mp_plan *mp_ctx_plan(const struct mp_ctx *ctx)
 {
-	return &ctx->plan;
+	return (struct mp_plan *)&ctx->plan;
 }
 
-const char *mp_ctx_moddir(const struct mp_ctx *ctx)
+const struct mp_options *mp_ctx_opts(const struct mp_ctx *ctx)
 {
-	return ctx->moddir;
+	return &ctx->opts;
 }
 
-const char *mp_ctx_kver(const struct mp_ctx *ctx)
+const struct mp_env *mp_ctx_env(const struct mp_ctx *ctx)
 {
-	return ctx->kver;
+	return &ctx->env;
+}
+
+const struct mp_cmdline *mp_ctx_cmdline(const struct mp_ctx *ctx)
+{
+	return &ctx->cmdline;
+}
+
+struct mp_resolver *mp_ctx_resolver(struct mp_ctx *ctx)
+{
+	return ctx->resolver;
+}
+
+struct mp_coldplug *mp_ctx_coldplug(struct mp_ctx *ctx)
+{
+	return &ctx->coldplug;
+}
+
+struct mp_result *mp_ctx_result(const struct mp_ctx *ctx)
+{
+	return (struct mp_result *)&ctx->result;
+}
+
+void mp_logv(struct mp_ctx *ctx, int prio, const char *fmt, va_list ap)
+{
+	if (ctx->log)
+		ctx->log(ctx->log_data, prio, fmt, ap);
+}
+
+void mp_log(struct mp_ctx *ctx, int prio, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	mp_logv(ctx, prio, fmt, ap);
+	va_end(ap);
+}
+
+/* A warning is logged and kept for the report. */
+void mp_warn(struct mp_ctx *ctx, const char *fmt, ...)
+{
+	struct mp_plan *p = &ctx->plan;
+	va_list ap;
+	char *s = NULL;
+	int cap = p->nwarnings;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	if (s == NULL)
+		return;
+	mp_log(ctx, MP_LOG_WARNING, "%s", s);
+	/* warnings are few: grow one at a time */
+	if (mp_append(&p->warnings, &p->nwarnings, &cap, sizeof(char *)) < 0) {
+		free(s);
+		return;
+	}
+	p->warnings[p->nwarnings - 1] = s;
+}
+
+/* mp_warn for the stages that do not know the context (graph.c). */
+void mp_warn_cb(void *ctx, const char *msg)
+{
+	mp_warn(ctx, "%s", msg);
 }

@@ -27,34 +27,6 @@
 
 #include "internal.h"
 
-enum mp_compression mp_compression_of(const char *path)
-{
-	size_t n = strlen(path);
-
-	if (n > 4 && strcmp(path + n - 4, ".zst") == 0)
-		return MP_COMP_ZSTD;
-	if (n > 3 && strcmp(path + n - 3, ".xz") == 0)
-		return MP_COMP_XZ;
-	if (n > 3 && strcmp(path + n - 3, ".gz") == 0)
-		return MP_COMP_GZIP;
-	return MP_COMP_NONE;
-}
-
-const char *mp_compression_name(enum mp_compression c)
-{
-	switch (c) {
-	case MP_COMP_ZSTD:
-		return "zstd";
-	case MP_COMP_XZ:
-		return "xz";
-	case MP_COMP_GZIP:
-		return "gzip";
-	case MP_COMP_NONE:
-		break;
-	}
-	return "none";
-}
-
 void mp_budget_init(struct mp_budget *b, size_t limit)
 {
 	pthread_condattr_t ca;
@@ -103,7 +75,7 @@ static int budget_take(struct mp_budget *b, size_t n, uint64_t deadline)
 }
 
 /* An output buffer whose every byte is held from the budget. */
-struct sink {
+struct mp_sink {
 	struct mp_budget *b;
 	void *buf;
 	size_t cap;
@@ -111,7 +83,7 @@ struct sink {
 };
 
 /* Doubles the buffer, up to the whole budget; never waits. */
-static int grow(struct sink *o)
+static int grow(struct mp_sink *o)
 {
 	size_t n = o->cap < o->b->limit / 2 ? o->cap * 2 : o->b->limit;
 	void *p;
@@ -134,7 +106,7 @@ static int grow(struct sink *o)
 	return 0;
 }
 
-static int unzstd(const void *in, size_t inlen, struct sink *o, size_t *outlen)
+static int unzstd(const void *in, size_t inlen, struct mp_sink *o, size_t *outlen)
 {
 	ZSTD_DStream *ds = ZSTD_createDStream();
 	ZSTD_inBuffer ib = { in, inlen, 0 };
@@ -178,7 +150,7 @@ static int unzstd(const void *in, size_t inlen, struct sink *o, size_t *outlen)
 	return err;
 }
 
-static int unxz(const void *in, size_t inlen, struct sink *o, size_t *outlen)
+static int unxz(const void *in, size_t inlen, struct mp_sink *o, size_t *outlen)
 {
 	lzma_stream s = LZMA_STREAM_INIT;
 	lzma_ret r;
@@ -210,7 +182,7 @@ static int unxz(const void *in, size_t inlen, struct sink *o, size_t *outlen)
 	return err;
 }
 
-static int ungzip(const void *in, size_t inlen, struct sink *o, size_t *outlen)
+static int ungzip(const void *in, size_t inlen, struct mp_sink *o, size_t *outlen)
 {
 	z_stream s;
 	int r, err = 0;
@@ -245,26 +217,34 @@ static int ungzip(const void *in, size_t inlen, struct sink *o, size_t *outlen)
 	return err;
 }
 
-static int unpack(enum mp_compression c, const void *in, size_t inlen, struct sink *o,
-		  size_t *outlen)
+/* Every format a module file may come in: its suffix, its name as
+ * /sys/module/compression says it, how load.c reports a file the kernel
+ * cannot take itself, and the decoder for that case. */
+static const struct mp_format formats[] = {
+	{ ".zst", "zstd", "init (zstd in userspace)", unzstd },
+	{ ".xz", "xz", "init (xz in userspace)", unxz },
+	{ ".gz", "gzip", "init (gzip in userspace)", ungzip },
+};
+
+/* The format of a module file, by its name; NULL: not compressed. */
+const struct mp_format *mp_decompress_format(const char *path)
 {
-	switch (c) {
-	case MP_COMP_ZSTD:
-		return unzstd(in, inlen, o, outlen);
-	case MP_COMP_XZ:
-		return unxz(in, inlen, o, outlen);
-	case MP_COMP_GZIP:
-		return ungzip(in, inlen, o, outlen);
-	default:
-		return -EINVAL;
+	size_t n = strlen(path), i;
+
+	for (i = 0; i < ARRAY_SIZE(formats); i++) {
+		size_t k = strlen(formats[i].suffix);
+
+		if (n > k && strcmp(path + n - k, formats[i].suffix) == 0)
+			return &formats[i];
 	}
+	return NULL;
 }
 
 /*
  * On success *out holds *outlen bytes taken from b: the caller frees it
  * and gives them back once the kernel has had the image.
  */
-int mp_decompress(enum mp_compression c, int fd, struct mp_budget *b, uint64_t deadline,
+int mp_decompress(const struct mp_format *f, int fd, struct mp_budget *b, uint64_t deadline,
 		  void **out, size_t *outlen)
 {
 	size_t want = b->limit < (1u << 20) ? b->limit : 1u << 20, len = 0;
@@ -282,7 +262,7 @@ int mp_decompress(enum mp_compression c, int fd, struct mp_budget *b, uint64_t d
 	if (in == MAP_FAILED)
 		return -errno;
 	for (;;) {
-		struct sink o = { .b = b };
+		struct mp_sink o = { .b = b };
 
 		r = budget_take(b, want, deadline);
 		if (r < 0)
@@ -294,7 +274,7 @@ int mp_decompress(enum mp_compression c, int fd, struct mp_budget *b, uint64_t d
 			break;
 		}
 		o.cap = want;
-		r = unpack(c, in, (size_t)st.st_size, &o, &len);
+		r = f->decode(in, (size_t)st.st_size, &o, &len);
 		if (r == 0) {
 			/* hold only what the image needs (if realloc cannot
 			 * shrink it, the rest is ours only until it is freed) */

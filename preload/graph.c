@@ -5,9 +5,21 @@
  * about libkmod or threads, so all of it is tested on made-up graphs.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
+
+static const char *const state_names[] = {
+	[MP_PENDING] = "pending", [MP_QUEUED] = "queued", [MP_RUNNING] = "running",
+	[MP_LOADED] = "loaded",   [MP_LIVE] = "live",     [MP_BUILTIN] = "builtin",
+	[MP_FAILED] = "failed",   [MP_SKIPPED] = "skipped", [MP_HUNG] = "hung",
+};
+
+const char *mp_state_name(enum mp_state s)
+{
+	return (unsigned)s < ARRAY_SIZE(state_names) ? state_names[s] : "?";
+}
 
 bool mp_state_done(enum mp_state s)
 {
@@ -116,8 +128,9 @@ static bool edge_soft(const struct mp_module *m, int dep)
  * cycles: "A pre: B" with "B pre: A" is legal config), else any, which
  * only a corrupt index can cause.
  */
-static int break_cycle(struct mp_plan *p, const int *indeg, struct mp_ctx *ctx)
+static int break_cycle(struct mp_plan *p, const int *indeg, mp_warn_fn warn, void *data)
 {
+	char msg[512];
 	_cleanup_free_ int *pos = malloc(((size_t)p->nmods + 1) * sizeof(int));
 	_cleanup_free_ int *path = malloc(((size_t)p->nmods + 1) * sizeof(int));
 	int cur = -1, len = 0, i, from, to;
@@ -153,13 +166,15 @@ static int break_cycle(struct mp_plan *p, const int *indeg, struct mp_ctx *ctx)
 		}
 	}
 	if (edge_soft(&p->mods[from], to))
-		mp_warn(ctx, "softdep cycle: %s and %s wait for each other; loading %s "
-			"without waiting for %s", p->mods[from].name, p->mods[to].name,
-			p->mods[from].name, p->mods[to].name);
+		snprintf(msg, sizeof(msg), "softdep cycle: %s and %s wait for each other; loading %s "
+			 "without waiting for %s", p->mods[from].name, p->mods[to].name,
+			 p->mods[from].name, p->mods[to].name);
 	else
-		mp_warn(ctx, "dependency cycle through %s and %s (corrupt modules.dep?); "
-			"loading %s without waiting for %s", p->mods[from].name,
-			p->mods[to].name, p->mods[from].name, p->mods[to].name);
+		snprintf(msg, sizeof(msg), "dependency cycle through %s and %s (corrupt modules.dep?); "
+			 "loading %s without waiting for %s", p->mods[from].name,
+			 p->mods[to].name, p->mods[from].name, p->mods[to].name);
+	if (warn)
+		warn(data, msg);
 	remove_edge(p, from, to);
 	return 0;
 }
@@ -184,7 +199,7 @@ static void skip(struct mp_plan *p, int mod, int because)
 	}
 }
 
-int mp_graph_waves(struct mp_plan *p, struct mp_ctx *ctx)
+int mp_graph_waves(struct mp_plan *p, mp_warn_fn warn, void *data)
 {
 	_cleanup_free_ int *order = calloc((size_t)p->nmods + 1, sizeof(int));
 	_cleanup_free_ int *indeg = calloc((size_t)p->nmods + 1, sizeof(int));
@@ -193,7 +208,7 @@ int mp_graph_waves(struct mp_plan *p, struct mp_ctx *ctx)
 	if (order == NULL || indeg == NULL)
 		return -ENOMEM;
 	while ((n = topo_order(p, order, indeg)) < p->nmods)
-		if (break_cycle(p, indeg, ctx) < 0)
+		if (break_cycle(p, indeg, warn, data) < 0)
 			return -ENOMEM;
 	/* In order, so what a module needs is settled before the module:
 	 * its wave, and whether it can load at all (a dependency left out
@@ -310,20 +325,7 @@ int mp_graph_finish(struct mp_plan *p, int idx, int *ready, int *nready)
 	return 0;
 }
 
-int mp_plan_note_missing(struct mp_plan *p, const char *name)
-{
-	char *copy = strdup(name);
-	int cap = p->nmissing;
-
-	if (copy == NULL || mp_append(&p->missing, &p->nmissing, &cap, sizeof(char *)) < 0) {
-		free(copy);
-		return -ENOMEM;
-	}
-	p->missing[p->nmissing - 1] = copy;
-	return 0;
-}
-
-void mp_plan_free(struct mp_plan *p)
+void mp_graph_free(struct mp_plan *p)
 {
 	int i;
 

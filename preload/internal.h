@@ -8,7 +8,12 @@
 #include <stdlib.h>
 
 #include "modpreload.h"
+#include "model.h"
 #include "cmdline.h"
+#include "util.h"
+
+struct kmod_ctx;
+struct mp_ctx;
 
 #define _cleanup_(f) __attribute__((cleanup(f)))
 #define _cleanup_free_ _cleanup_(mp_freep)
@@ -18,14 +23,10 @@
 #define MP_STR(x) MP_STR_(x)
 
 static inline void mp_freep(void *p) { free(*(void **)p); }
-void mp_closep(int *fd);
 
 /* Hand ownership on: the cleanup attribute then frees NULL. */
 #define TAKE_PTR(p) ({ __typeof__(p) _p = (p); (p) = NULL; _p; })
 
-#define MP_JOBS_MAX 64
-#define MP_TIMEOUT_DEFAULT_MS 60000u
-#define MP_SETTLE_DEFAULT_MS 200u
 
 /* A string -> int map (open addressing); keys are copied. */
 struct mp_strmap;
@@ -35,44 +36,109 @@ int mp_strmap_get(const struct mp_strmap *m, const char *key, int *val);
 int mp_strmap_put(struct mp_strmap *m, const char *key, int val);
 static inline void mp_strmap_freep(struct mp_strmap **m) { mp_strmap_free(*m); }
 
-struct mp_ctx {
-	struct mp_options opts;
+/*
+ * The context (ctx.c, the only file that knows its layout) is made of
+ * parts, each with one owner; the other stages get the part they need.
+ */
+
+/* What every stage, and every worker, may read; written only while the
+ * context is made, before any worker starts. */
+struct mp_env {
 	char moddir[PATH_MAX];
 	int moddir_fd;          /* O_PATH: modules are opened beneath it */
-	char kmod_dir[PATH_MAX]; /* what libkmod was given for moddir (ctx.c) */
-	int kmod_dir_fd;        /* the N of /proc/self/fd/N there, or -1 */
-	char shadow[PATH_MAX];  /* moddir without bad indexes, while it exists */
 	char kver[256];
 	char sysfs[PATH_MAX];
+	bool live_state;        /* sysfs describes the kernel we plan for */
 	char compression[16];   /* /sys/module/compression: in-kernel decompressor */
-	struct kmod_ctx *kmod;
-	mp_log_fn log;
-	void *log_data;
-
-	struct mp_plan plan;
-	struct mp_strmap *byname;   /* module name -> index in plan.mods */
-	struct mp_strmap *lookups;  /* normalised alias -> index in resolved[] */
-	struct mp_lookup *resolved;
-	int nresolved, capresolved;
-	struct mp_cmdline cmdline;
-
+	unsigned timeout_ms;    /* per module */
 	int jobs;
-	uint64_t t0;          /* CLOCK_MONOTONIC ns when the context was made */
-	uint64_t deadline;    /* when loading stops (opts.deadline_ms); 0: never */
-	uint64_t elapsed;     /* ns the schedule took */
-	int uevent_fd;        /* netlink, open while coldplug listens; -1 otherwise */
-	bool fatal;           /* nothing could be done: no index, no module dir */
-	bool live_state;      /* sysfs describes the kernel we plan for */
-	unsigned mark_epoch;  /* for mp_module.mark */
-	struct mp_strmap *devices; /* devpaths coldplug has asked for */
-
-	struct mp_kstats *kstats_before, *kstats_after;
-
-	/* modules.dep.bin, mapped by its check: libkmod drops a dependency
-	 * whose file is gone without telling its caller (plan.c) */
-	void *depbin;
-	size_t depbin_len;
+	uint64_t t0;            /* CLOCK_MONOTONIC ns when the context was made */
+	uint64_t deadline;      /* when loading stops (opts.deadline_ms); 0: never */
 };
+
+/* coldplug.c's own: the devices asked for, and the uevent socket. */
+struct mp_coldplug {
+	int uevent_fd;          /* netlink, open while coldplug listens; -1 otherwise */
+	struct mp_strmap *devices; /* devpaths coldplug has asked for */
+};
+
+/* What the run measured, beside the plan, for the report. */
+struct mp_result {
+	bool fatal;             /* nothing could be done: no index, no module dir */
+	uint64_t elapsed;       /* ns the schedule took */
+	struct mp_kstats *kstats_before, *kstats_after;
+};
+
+/* plan.c's own: libkmod and what it has resolved so far. */
+struct mp_resolver;
+int mp_plan_resolver_new(struct kmod_ctx *kmod, const void *depbin, size_t depbin_len,
+			 struct mp_resolver **out);
+void mp_plan_resolver_free(struct mp_resolver *r);
+
+/* --- context (ctx.c) --- */
+int mp_ctx_new(const struct mp_options *opts, mp_log_fn log, void *log_data,
+	       struct mp_ctx **out);
+void mp_ctx_free(struct mp_ctx *ctx);
+struct mp_plan *mp_ctx_plan(const struct mp_ctx *ctx);
+const struct mp_options *mp_ctx_opts(const struct mp_ctx *ctx);
+const struct mp_env *mp_ctx_env(const struct mp_ctx *ctx);
+const struct mp_cmdline *mp_ctx_cmdline(const struct mp_ctx *ctx);
+struct mp_resolver *mp_ctx_resolver(struct mp_ctx *ctx);
+struct mp_coldplug *mp_ctx_coldplug(struct mp_ctx *ctx);
+struct mp_result *mp_ctx_result(const struct mp_ctx *ctx);
+char *mp_ctx_real_path(const struct mp_ctx *ctx, const char *path);
+void mp_log(struct mp_ctx *ctx, int prio, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void mp_logv(struct mp_ctx *ctx, int prio, const char *fmt, va_list ap);
+void mp_warn(struct mp_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void mp_warn_cb(void *ctx, const char *msg);
+
+/* --- requests (request.c) --- */
+int mp_request_config_file(struct mp_ctx *ctx, const char *path);
+int mp_request_config_dirs(struct mp_ctx *ctx, const char *root);
+int mp_request_modules_load(struct mp_ctx *ctx, const char *root);
+int mp_request_cmdline(struct mp_ctx *ctx);
+const char *mp_request_source_name(enum mp_source s);
+
+/* --- coldplug (coldplug.c) --- */
+int mp_coldplug_scan(struct mp_ctx *ctx, enum mp_source src);
+
+/* --- scheduling and loading (sched.c) --- */
+/* Where the scheduler gets more work (run.c gives it). more() is asked on
+ * every turn while fd is open (rescan false), and with rescan true once the
+ * plan is done and settle_ms were quiet; NULL: never. It returns how many
+ * modules joined the plan, their waves computed, or -errno. */
+struct mp_feed {
+	int fd;
+	int (*more)(void *data, bool rescan);
+	void *data;
+};
+int mp_sched_run(struct mp_ctx *ctx, const struct mp_feed *feed);
+
+/* --- outcome (outcome.c): what the run came to, decided once --- */
+enum mp_problem {
+	MP_PB_NONE = -1, MP_PB_NODEV, MP_PB_FAILED, MP_PB_HUNG, MP_PB_SKIPPED,
+	MP_PB_LEFT_OUT, MP_PB_MISSING, MP_PB_MAX,
+};
+struct mp_totals {
+	unsigned by_state[MP_HUNG + 1];
+	unsigned no_device;
+	uint64_t dup, dup_deps, bytes_read, bytes_not_read, bytes_not_read_deps;
+	int nwaves;
+};
+bool mp_outcome_no_device(const struct mp_plan *p, const struct mp_module *m);
+enum mp_problem mp_outcome_problem(const struct mp_plan *p, const struct mp_module *m);
+const char *mp_outcome_state_name(const struct mp_ctx *ctx, enum mp_state s);
+void mp_outcome_totals(const struct mp_ctx *ctx, struct mp_totals *t);
+int mp_outcome_exit_status(const struct mp_ctx *ctx, int run_err, int report_err);
+
+/* --- drivers that found no device for any CPU (nodev.c), from the outcome --- */
+bool mp_nodev_cpu_alias(const char *alias);
+int mp_nodev_write(struct mp_ctx *ctx, const char *path);
+
+/* --- report (report.c): renders the outcome --- */
+int mp_report_json(struct mp_ctx *ctx, int fd);
+void mp_report_summary(struct mp_ctx *ctx);
 
 /* The cached answer to one alias: the modules it stands for. */
 struct mp_lookup {
@@ -81,38 +147,21 @@ struct mp_lookup {
 	bool blacklisted;
 };
 
-/* ctx.c */
-char *mp_ctx_real_path(const struct mp_ctx *ctx, const char *path);
-
-/* util.c */
-uint64_t mp_now_ns(void);
-const char *mp_load_error(int err);
-char *mp_strdup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-int mp_normalize_name(const char *in, char *out, size_t outsz);
-bool mp_name_is_safe(const char *name);
-void mp_escape(const char *in, size_t len, char *out, size_t outsz);
-int mp_read_file(const char *path, char *buf, size_t size, size_t *len);
-int mp_read_fileat(int dirfd, const char *path, char *buf, size_t size, size_t *len);
-int mp_read_file_alloc(const char *path, size_t max, char **out, size_t *len);
-int mp_append(void *arrayp, int *n, int *cap, size_t elemsz);
-void mp_warn(struct mp_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void mp_logv(struct mp_ctx *ctx, int prio, const char *fmt, va_list ap);
-
 /* plan.c: libkmod resolution into the graph, single-threaded */
 int mp_plan_resolve(struct mp_ctx *ctx, const char *alias, enum mp_source src, bool explicit_name);
 int mp_request(struct mp_ctx *ctx, const char *name_or_alias, enum mp_source src);
-int mp_plan_note_missing(struct mp_plan *p, const char *name);
-const char *mp_source_name(enum mp_source s);
 
-/* graph.c: plan structure, independent of libkmod */
+/* graph.c: plan structure, independent of libkmod and of the context.
+ * What it changes on its own (a cycle broken) it says through warn. */
+typedef void (*mp_warn_fn)(void *data, const char *msg);
 int mp_graph_add(struct mp_plan *p, const char *name, int *idx);
 int mp_graph_depend(struct mp_plan *p, int mod, int dep, bool soft);
-int mp_graph_waves(struct mp_plan *p, struct mp_ctx *ctx);
+int mp_graph_waves(struct mp_plan *p, mp_warn_fn warn, void *data);
 int mp_graph_critical_path(const struct mp_plan *p, int *chain, int *len, uint64_t *ns);
 int mp_graph_finish(struct mp_plan *p, int idx, int *ready, int *nready);
-void mp_plan_free(struct mp_plan *p);
+void mp_graph_free(struct mp_plan *p);
 bool mp_state_done(enum mp_state s);
-bool mp_module_no_device(const struct mp_plan *p, const struct mp_module *m);
+const char *mp_state_name(enum mp_state s);
 bool mp_state_ok(enum mp_state s);
 
 /* load.c: one module, in a worker. The job holds copies of the pointers
@@ -133,15 +182,20 @@ struct mp_load_result {
 	bool read;        /* the file went to the kernel (or was decompressed) */
 	uint64_t t_start, t_end;
 };
-void mp_load(const struct mp_ctx *ctx, const struct mp_job *job, struct mp_load_result *res);
-int mp_module_initstate(const struct mp_ctx *ctx, const char *name);
+void mp_load(const struct mp_env *env, const struct mp_job *job, struct mp_load_result *res);
+
+/* initstate.c */
 enum { MP_INITSTATE_NONE, MP_INITSTATE_LIVE, MP_INITSTATE_COMING,
        MP_INITSTATE_GOING, MP_INITSTATE_BUILTIN };
+int mp_initstate(const char *sysfs, const char *name);
 
 /* decompress.c */
-enum mp_compression { MP_COMP_NONE, MP_COMP_ZSTD, MP_COMP_XZ, MP_COMP_GZIP };
-enum mp_compression mp_compression_of(const char *path);
-const char *mp_compression_name(enum mp_compression c);
+struct mp_sink;
+struct mp_format {
+	const char *suffix, *name, *how;
+	int (*decode)(const void *in, size_t inlen, struct mp_sink *o, size_t *outlen);
+};
+const struct mp_format *mp_decompress_format(const char *path);
 /* What all workers' decompressed images may hold at once, and so the
  * largest module that can be decompressed at all (EFBIG beyond it). */
 #define MP_DECOMPRESS_MAX_MIB 256
@@ -157,7 +211,7 @@ struct mp_budget {
 void mp_budget_init(struct mp_budget *b, size_t limit);
 void mp_budget_destroy(struct mp_budget *b);
 void mp_budget_give(struct mp_budget *b, size_t n);
-int mp_decompress(enum mp_compression c, int fd, struct mp_budget *b, uint64_t deadline,
+int mp_decompress(const struct mp_format *f, int fd, struct mp_budget *b, uint64_t deadline,
 		  void **out, size_t *outlen);
 
 /* sys.c: the only place that asks the kernel to load a module */
@@ -192,6 +246,8 @@ struct mp_kstats {
 };
 int mp_kstats_parse(const char *buf, size_t len, struct mp_kstats *out);
 int mp_kstats_get(const struct mp_kstats *s, const char *label, uint64_t *v);
+bool mp_kstats_is_counter(const char *label);
+int mp_kstats_snapshot(const char *sysfs, struct mp_kstats **out, mp_warn_fn warn, void *data);
 
 /* confparse.c: modules-load.d syntax */
 typedef int (*mp_conf_cb)(void *data, const char *name, unsigned line);

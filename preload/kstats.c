@@ -132,6 +132,12 @@ int mp_kstats_parse(const char *buf, size_t len, struct mp_kstats *out)
 	return out->nfields > 0 ? 0 : -ENODATA;
 }
 
+/* The Average lines are not counters: a delta means nothing for them. */
+bool mp_kstats_is_counter(const char *label)
+{
+	return strncmp(label, "Av", 2) != 0;
+}
+
 int mp_kstats_get(const struct mp_kstats *s, const char *label, uint64_t *v)
 {
 	int i;
@@ -160,7 +166,9 @@ static int read_once(const char *path, char *buf, size_t size, size_t *len)
 	return 0;
 }
 
-int mp_kstats_snapshot(struct mp_ctx *ctx, bool after)
+/* What sysfs/kernel/debug/modules/stats says now, in a new *out; a file
+ * that is there but cannot be parsed is said through warn. */
+int mp_kstats_snapshot(const char *sysfs, struct mp_kstats **out, mp_warn_fn warn, void *data)
 {
 	_cleanup_free_ char *buf = malloc(KSTATS_READ_MAX);
 	_cleanup_free_ struct mp_kstats *st = calloc(1, sizeof(*st));
@@ -171,7 +179,7 @@ int mp_kstats_snapshot(struct mp_ctx *ctx, bool after)
 
 	if (buf == NULL || st == NULL)
 		return -ENOMEM;
-	snprintf(dir, sizeof(dir), "%s/kernel/debug", ctx->sysfs);
+	snprintf(dir, sizeof(dir), "%s/kernel/debug", sysfs);
 	snprintf(path, sizeof(path), "%s/modules/stats", dir);
 	r = read_once(path, buf, KSTATS_READ_MAX, &len);
 	if (r == -ENOENT && access(dir, F_OK) == 0 &&
@@ -186,13 +194,13 @@ int mp_kstats_snapshot(struct mp_ctx *ctx, bool after)
 		return r;
 	r = mp_kstats_parse(buf, len, st);
 	if (r < 0) {
-		mp_warn(ctx, "%s: cannot parse the kernel's module statistics: %s",
-			path, mp_errno_name(-r));
+		char msg[PATH_MAX + 128];
+
+		snprintf(msg, sizeof(msg), "%s: cannot parse the kernel's module statistics: %s",
+			 path, mp_errno_name(-r));
+		warn(data, msg);
 		return r;
 	}
-	if (after)
-		ctx->kstats_after = TAKE_PTR(st);
-	else
-		ctx->kstats_before = TAKE_PTR(st);
+	*out = TAKE_PTR(st);
 	return 0;
 }

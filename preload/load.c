@@ -28,30 +28,6 @@ struct mp_open_how {
 	uint64_t flags, mode, resolve;
 };
 
-int mp_module_initstate(const struct mp_ctx *ctx, const char *name)
-{
-	char path[PATH_MAX + 64], buf[32];
-	struct stat st;
-	int r;
-
-	snprintf(path, sizeof(path), "%s/module/%s/initstate", ctx->sysfs, name);
-	r = mp_read_file(path, buf, sizeof(buf), NULL);
-	if (r == 0) {
-		if (strncmp(buf, "live", 4) == 0)
-			return MP_INITSTATE_LIVE;
-		if (strncmp(buf, "coming", 6) == 0)
-			return MP_INITSTATE_COMING;
-		if (strncmp(buf, "going", 5) == 0)
-			return MP_INITSTATE_GOING;
-		return MP_INITSTATE_NONE;
-	}
-	/* A directory without initstate is a builtin with parameters. */
-	snprintf(path, sizeof(path), "%s/module/%s", ctx->sysfs, name);
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-		return MP_INITSTATE_BUILTIN;
-	return MP_INITSTATE_NONE;
-}
-
 /*
  * Only files beneath the module directory are ever opened. The index
  * gives absolute paths; a corrupt or hostile one could name anything, so
@@ -59,9 +35,9 @@ int mp_module_initstate(const struct mp_ctx *ctx, const char *name)
  * "..", and the kernel resolves it beneath that directory (openat2,
  * 5.6+). Older kernels get the lexical check and O_NOFOLLOW.
  */
-static int open_beneath(const struct mp_ctx *ctx, const char *path)
+static int open_beneath(const struct mp_env *env, const char *path)
 {
-	size_t n = strlen(ctx->moddir);
+	size_t n = strlen(env->moddir);
 	struct mp_open_how how = {
 		.flags = O_RDONLY | O_CLOEXEC,
 		.resolve = MP_RESOLVE_BENEATH | MP_RESOLVE_NO_MAGICLINKS,
@@ -69,20 +45,20 @@ static int open_beneath(const struct mp_ctx *ctx, const char *path)
 	const char *rel;
 	int fd;
 
-	if (strncmp(path, ctx->moddir, n) != 0 || path[n] != '/')
+	if (strncmp(path, env->moddir, n) != 0 || path[n] != '/')
 		return -EXDEV;
 	rel = path + n + 1;
 	if (rel[0] == '\0' || rel[0] == '/' || strstr(rel, "../") || strcmp(rel, "..") == 0 ||
 	    (strlen(rel) >= 3 && strcmp(rel + strlen(rel) - 3, "/..") == 0))
 		return -EXDEV;
-	if (ctx->moddir_fd < 0)
+	if (env->moddir_fd < 0)
 		return -EBADF;
-	fd = (int)syscall(SYS_openat2, ctx->moddir_fd, rel, &how, sizeof(how));
+	fd = (int)syscall(SYS_openat2, env->moddir_fd, rel, &how, sizeof(how));
 	if (fd >= 0)
 		return fd;
 	if (errno != ENOSYS)
 		return -errno;
-	fd = openat(ctx->moddir_fd, rel, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	fd = openat(env->moddir_fd, rel, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	return fd < 0 ? -errno : fd;
 }
 
@@ -100,10 +76,10 @@ static void sleep_ms(unsigned ms)
  * is tried by the caller. The wait ends at the job's deadline, when the
  * scheduler gives up on the module: nothing is tried after that.
  */
-static int wait_other_load(const struct mp_ctx *ctx, const char *name, uint64_t deadline)
+static int wait_other_load(const struct mp_env *env, const char *name, uint64_t deadline)
 {
 	while (mp_now_ns() < deadline) {
-		switch (mp_module_initstate(ctx, name)) {
+		switch (mp_initstate(env->sysfs, name)) {
 		case MP_INITSTATE_LIVE:
 			return 0;
 		case MP_INITSTATE_NONE:
@@ -116,35 +92,25 @@ static int wait_other_load(const struct mp_ctx *ctx, const char *name, uint64_t 
 	return -ETIMEDOUT;
 }
 
-static int do_load(const struct mp_ctx *ctx, const struct mp_job *job,
+static int do_load(const struct mp_env *env, const struct mp_job *job,
 		   struct mp_load_result *res, int fd)
 {
-	enum mp_compression c = mp_compression_of(job->path);
+	const struct mp_format *f = mp_decompress_format(job->path);
 	const char *opts = job->options ? job->options : "";
 	void *image = NULL;
 	size_t len = 0;
 	int r;
 
-	if (c == MP_COMP_NONE) {
+	if (f == NULL) {
 		res->how = "finit";
 		return mp_sys_finit_module(fd, opts, 0);
 	}
-	if (strcmp(ctx->compression, mp_compression_name(c)) == 0) {
+	if (strcmp(env->compression, f->name) == 0) {
 		res->how = "finit+compressed";
 		return mp_sys_finit_module(fd, opts, MODULE_INIT_COMPRESSED_FILE);
 	}
-	switch (c) {
-	case MP_COMP_ZSTD:
-		res->how = "init (zstd in userspace)";
-		break;
-	case MP_COMP_XZ:
-		res->how = "init (xz in userspace)";
-		break;
-	default:
-		res->how = "init (gzip in userspace)";
-		break;
-	}
-	r = mp_decompress(c, fd, job->budget, job->deadline, &image, &len);
+	res->how = f->how;
+	r = mp_decompress(f, fd, job->budget, job->deadline, &image, &len);
 	if (r < 0)
 		return r;
 	r = mp_sys_init_module(image, len, opts);
@@ -153,7 +119,7 @@ static int do_load(const struct mp_ctx *ctx, const struct mp_job *job,
 	return r;
 }
 
-void mp_load(const struct mp_ctx *ctx, const struct mp_job *job, struct mp_load_result *res)
+void mp_load(const struct mp_env *env, const struct mp_job *job, struct mp_load_result *res)
 {
 	int r = 0;
 
@@ -163,7 +129,7 @@ void mp_load(const struct mp_ctx *ctx, const struct mp_job *job, struct mp_load_
 	for (;;) {
 		_cleanup_close_ int fd = -1;
 
-		switch (mp_module_initstate(ctx, job->name)) {
+		switch (mp_initstate(env->sysfs, job->name)) {
 		case MP_INITSTATE_LIVE:
 			res->state = MP_LIVE;
 			return;
@@ -172,7 +138,7 @@ void mp_load(const struct mp_ctx *ctx, const struct mp_job *job, struct mp_load_
 			return;
 		case MP_INITSTATE_COMING:
 		case MP_INITSTATE_GOING:
-			r = wait_other_load(ctx, job->name, job->deadline);
+			r = wait_other_load(env, job->name, job->deadline);
 			if (r == 0) {
 				res->state = MP_LIVE;
 				return;
@@ -191,12 +157,12 @@ void mp_load(const struct mp_ctx *ctx, const struct mp_job *job, struct mp_load_
 			return;
 		}
 
-		fd = open_beneath(ctx, job->path);
+		fd = open_beneath(env, job->path);
 		if (fd < 0) {
 			r = fd;
 			goto fail;
 		}
-		r = do_load(ctx, job, res, fd);
+		r = do_load(env, job, res, fd);
 		res->read = true;
 		if (r == 0) {
 			res->state = MP_LOADED;
@@ -211,7 +177,7 @@ void mp_load(const struct mp_ctx *ctx, const struct mp_job *job, struct mp_load_
 		 * With nothing coming it is the module's own answer (its init(),
 		 * or a module it needs that stayed coming): a result, not a
 		 * reason to call again. */
-		if (r != -EBUSY || mp_module_initstate(ctx, job->name) != MP_INITSTATE_COMING)
+		if (r != -EBUSY || mp_initstate(env->sysfs, job->name) != MP_INITSTATE_COMING)
 			goto fail;
 	}
 fail:

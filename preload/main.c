@@ -34,10 +34,10 @@ static const char usage[] =
 	"  -C, --modprobe-config P  modprobe.d file or directory to read instead of the\n"
 	"                           default ones (repeatable)\n"
 	"Loading:\n"
-	"  -j, --jobs N             loads at once (default: CPUs, at most 16)\n"
+	"  -j, --jobs N             loads at once (default: CPUs, at most %u)\n"
 	"      --waves              wait for each wave to finish before the next starts\n"
-	"  -t, --timeout SECONDS    give up on an init() after this long (default 60)\n"
-	"      --settle-ms MS       coldplug: quiet time before the final rescan (200)\n"
+	"  -t, --timeout SECONDS    give up on an init() after this long (default %u)\n"
+	"      --settle-ms MS       coldplug: quiet time before the final rescan (%u)\n"
 	"  -n, --dry-run            print the plan and load nothing\n"
 	"Reporting:\n"
 	"  -r, --report FILE        write the JSON report to FILE (\"-\": stdout)\n"
@@ -117,23 +117,29 @@ static void log_line(void *data, int prio, const char *fmt, va_list ap)
 	}
 }
 
-static int parse_int(const char *s, long min, long max, long *out)
+static int bad_usage(const char *fmt, const char *arg)
 {
+	fprintf(stderr, "modpreload: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry 'modpreload --help'.\n");
+	return MP_EXIT_USAGE;
+}
+
+/* --opt's argument, within its limits; MP_EXIT_USAGE after saying why. */
+static int parse_limit(const char *opt, int lim, const char *s, unsigned *out)
+{
+	const struct mp_limit *l = &mp_limits[lim];
 	char *end;
 	long v;
 
 	errno = 0;
 	v = strtol(s, &end, 10);
-	if (errno || end == s || *end != '\0' || v < min || v > max)
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
-static int bad_usage(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "modpreload: ");
-	fprintf(stderr, fmt, arg);
+	if (errno == 0 && end != s && *end == '\0' && v >= (long)l->min && v <= (long)l->max) {
+		*out = (unsigned)v;
+		return 0;
+	}
+	fprintf(stderr, "modpreload: --%s: '%s' is not ", opt, s);
+	fprintf(stderr, l->what, l->min, l->max);
 	fprintf(stderr, "\nTry 'modpreload --help'.\n");
 	return MP_EXIT_USAGE;
 }
@@ -146,6 +152,16 @@ static int put_stdout(const char *s)
 		return MP_EXIT_OUTPUT;
 	}
 	return MP_EXIT_OK;
+}
+
+/* -h: the usage text, with the limits' defaults. */
+static int put_usage(void)
+{
+	char buf[sizeof(usage) + 32];
+
+	snprintf(buf, sizeof(buf), usage, mp_limits[MP_LIM_JOBS].def,
+		 mp_limits[MP_LIM_TIMEOUT_S].def, mp_limits[MP_LIM_SETTLE_MS].def);
+	return put_stdout(buf);
 }
 
 /* Growable NULL-terminated list of borrowed strings. */
@@ -172,7 +188,7 @@ int main(int argc, char **argv)
 	const char **configs = NULL, **mpconf = NULL, **names = NULL;
 	int nconfigs = 0, nmpconf = 0, nnames = 0, c, i, status;
 	bool kmsg = getppid() == 1;
-	long v;
+	unsigned v;
 
 	/* A reader that goes away (modpreload -n | head) makes write() fail
 	 * with EPIPE, which the report says, instead of killing the loader
@@ -210,22 +226,22 @@ int main(int argc, char **argv)
 				return MP_EXIT_NOTHING;
 			break;
 		case 'j':
-			if (parse_int(optarg, 1, 64, &v) < 0)
-				return bad_usage("--jobs: '%s' is not a number from 1 to 64", optarg);
+			if (parse_limit("jobs", MP_LIM_JOBS, optarg, &v) != 0)
+				return MP_EXIT_USAGE;
 			a.opts.jobs = (int)v;
 			break;
 		case OPT_WAVES:
 			a.opts.waves = true;
 			break;
 		case 't':
-			if (parse_int(optarg, 1, 86400, &v) < 0)
-				return bad_usage("--timeout: '%s' is not a number of seconds (1-86400)", optarg);
-			a.opts.timeout_ms = (unsigned)v * 1000u;
+			if (parse_limit("timeout", MP_LIM_TIMEOUT_S, optarg, &v) != 0)
+				return MP_EXIT_USAGE;
+			a.opts.timeout_ms = v * 1000u;
 			break;
 		case OPT_SETTLE:
-			if (parse_int(optarg, 1, 60000, &v) < 0)
-				return bad_usage("--settle-ms: '%s' is not a number of ms (1-60000)", optarg);
-			a.opts.settle_ms = (unsigned)v;
+			if (parse_limit("settle-ms", MP_LIM_SETTLE_MS, optarg, &v) != 0)
+				return MP_EXIT_USAGE;
+			a.opts.settle_ms = v;
 			break;
 		case 'n':
 			a.opts.dry_run = true;
@@ -252,7 +268,7 @@ int main(int argc, char **argv)
 			a.fork_guard = false;
 			break;
 		case 'h':
-			return put_stdout(usage);
+			return put_usage();
 		case 'V':
 			return put_stdout("modpreload " MP_VERSION "\n");
 		default:

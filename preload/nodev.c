@@ -18,10 +18,11 @@
  * question, so a module that such a device also asked for is left out.
  * The blacklist keeps only aliases away: `modprobe NAME` still loads it.
  *
- * "No device" is ENODEV, what modprobe calls "No such device" and the
- * report no_device, or a module skipped because a dependency said it
- * (amd64_edac, whose edac_mce_amd finds no AMD EDAC): blacklisting the
- * module the CPU asks for keeps its dependency from being loaded too.
+ * "No device" is the report's no_device, as outcome.c decides it: ENODEV,
+ * what modprobe calls "No such device", or a module skipped because a
+ * dependency said it (amd64_edac, whose edac_mce_amd finds no AMD EDAC),
+ * of a module only coldplug asked for: blacklisting the module the CPU
+ * asks for keeps its dependency from being loaded too.
  * Other refusals (EOPNOTSUPP from kvm without the CPU's extensions) may be
  * a passing state and are asked for again.
  */
@@ -41,30 +42,11 @@ bool mp_nodev_cpu_alias(const char *alias)
 	       strncmp(alias, "acpi:ACPI0007:", 14) == 0;
 }
 
-static bool no_device(const struct mp_plan *p, const struct mp_module *m, int depth)
+/* The outcome's rule decides "no device" (outcome.c); here only which
+ * of those a CPU alone asked for. */
+static bool blacklistable(const struct mp_plan *p, const struct mp_module *m)
 {
-	bool any = false;
-	int i;
-
-	if (m->state == MP_FAILED)
-		return m->err == ENODEV;
-	if (m->state != MP_SKIPPED || m->excluded || depth > p->nmods)
-		return false;
-	for (i = 0; i < m->ndeps; i++) {
-		const struct mp_module *d = &p->mods[m->deps[i].dep];
-
-		if (m->deps[i].soft || (d->state != MP_FAILED && d->state != MP_SKIPPED))
-			continue;
-		if (!no_device(p, d, depth + 1))
-			return false;
-		any = true;
-	}
-	return any;
-}
-
-bool mp_nodev_blacklistable(const struct mp_plan *p, const struct mp_module *m)
-{
-	return m->direct > 0 && m->direct_cpu == m->direct && no_device(p, m, 0);
+	return m->requests > 0 && m->requests_cpu == m->requests && mp_outcome_no_device(p, m);
 }
 
 static const char header[] =
@@ -98,7 +80,7 @@ static int write_all(int fd, const char *buf, size_t len)
  */
 int mp_nodev_write(struct mp_ctx *ctx, const char *path)
 {
-	const struct mp_plan *p = &ctx->plan;
+	const struct mp_plan *p = mp_ctx_plan(ctx);
 	_cleanup_free_ char *buf = NULL;
 	_cleanup_close_ int fd = -1;
 	char dir[PATH_MAX];
@@ -107,7 +89,7 @@ int mp_nodev_write(struct mp_ctx *ctx, const char *path)
 	int i, n = 0, r;
 
 	for (i = 0; i < p->nmods; i++)
-		if (mp_nodev_blacklistable(p, &p->mods[i]))
+		if (blacklistable(p, &p->mods[i]))
 			cap += strlen(p->mods[i].name) + sizeof("blacklist \n");
 	if (cap == sizeof(header))
 		return 0;
@@ -129,7 +111,7 @@ int mp_nodev_write(struct mp_ctx *ctx, const char *path)
 		len = sizeof(header) - 1;
 	}
 	for (i = 0; i < p->nmods; i++) {
-		if (!mp_nodev_blacklistable(p, &p->mods[i]))
+		if (!blacklistable(p, &p->mods[i]))
 			continue;
 		len += (size_t)snprintf(buf + len, cap - len, "blacklist %s\n", p->mods[i].name);
 		n++;

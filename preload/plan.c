@@ -13,17 +13,45 @@
 
 #include "internal.h"
 
-static const char *const source_names[MP_SRC_MAX] = {
-	[MP_SRC_ARGUMENT] = "argument",
-	[MP_SRC_CONFIG] = "config",
-	[MP_SRC_CMDLINE] = "cmdline",
-	[MP_SRC_COLDPLUG] = "coldplug",
-	[MP_SRC_UEVENT] = "uevent",
+struct mp_resolver {
+	struct kmod_ctx *kmod;      /* the context's; only this thread uses it */
+	const void *depbin;         /* modules.dep.bin, checked (ctx.c) */
+	size_t depbin_len;
+	struct mp_strmap *byname;   /* module name -> index in plan.mods */
+	struct mp_strmap *lookups;  /* normalised alias -> index in resolved[] */
+	struct mp_lookup *resolved;
+	int nresolved, capresolved;
+	unsigned mark_epoch;        /* for mp_module.mark */
 };
 
-const char *mp_source_name(enum mp_source s)
+int mp_plan_resolver_new(struct kmod_ctx *kmod, const void *depbin, size_t depbin_len,
+			 struct mp_resolver **out)
 {
-	return s < MP_SRC_MAX ? source_names[s] : "?";
+	struct mp_resolver *r = calloc(1, sizeof(*r));
+
+	*out = r;
+	if (r == NULL)
+		return -ENOMEM;
+	r->kmod = kmod;
+	r->depbin = depbin;
+	r->depbin_len = depbin_len;
+	r->byname = mp_strmap_new();
+	r->lookups = mp_strmap_new();
+	return r->byname && r->lookups ? 0 : -ENOMEM;
+}
+
+void mp_plan_resolver_free(struct mp_resolver *r)
+{
+	int i;
+
+	if (r == NULL)
+		return;
+	mp_strmap_free(r->byname);
+	mp_strmap_free(r->lookups);
+	for (i = 0; i < r->nresolved; i++)
+		free(r->resolved[i].mods);
+	free(r->resolved);
+	free(r);
 }
 
 /* Answers from modules.builtin.bin, before /sys is looked at. */
@@ -52,17 +80,18 @@ static bool has_word(const char *list, const char *word)
  */
 static char *options_for(struct mp_ctx *ctx, struct kmod_module *km, const char *name)
 {
-	const char *base = kmod_module_get_options(km);
+	const struct mp_cmdline *cl = mp_ctx_cmdline(ctx);
+	const char *base = kmod_module_get_options(km), *from = mp_ctx_opts(ctx)->cmdline;
 	char *opts = base ? strdup(base) : NULL;
 	int i;
 
-	if (ctx->opts.cmdline == NULL || strcmp(ctx->opts.cmdline, "/proc/cmdline") == 0)
+	if (from == NULL || strcmp(from, "/proc/cmdline") == 0)
 		return opts;
-	for (i = 0; i < ctx->cmdline.noptions; i++) {
-		const char *param = ctx->cmdline.options[i].param;
+	for (i = 0; i < cl->noptions; i++) {
+		const char *param = cl->options[i].param;
 		char *more;
 
-		if (strcmp(ctx->cmdline.options[i].module, name) != 0)
+		if (strcmp(cl->options[i].module, name) != 0)
 			continue;
 		/* a copy of /proc/cmdline (dracut's view of it) repeats what
 		 * libkmod already took from the real one */
@@ -87,20 +116,20 @@ static int add_missing_deps(struct mp_ctx *ctx, int idx, struct kmod_list *deps)
 static int add_list(struct mp_ctx *ctx, int idx, struct kmod_list *list, const char *what,
 		    bool soft, bool reverse)
 {
+	struct mp_plan *p = mp_ctx_plan(ctx);
 	struct kmod_list *l;
 	int r = 0;
 
 	kmod_list_foreach(l, list) {
 		struct kmod_module *d = kmod_module_get_module(l);
-		struct why why = { what, ctx->plan.mods[idx].name };
+		struct why why = { what, p->mods[idx].name };
 		int di;
 
 		r = add_module(ctx, d, why, &di);
 		kmod_module_unref(d);
 		if (r < 0)
 			break;
-		r = reverse ? mp_graph_depend(&ctx->plan, di, idx, soft)
-			    : mp_graph_depend(&ctx->plan, idx, di, soft);
+		r = reverse ? mp_graph_depend(p, di, idx, soft) : mp_graph_depend(p, idx, di, soft);
 		if (r < 0)
 			break;
 	}
@@ -131,19 +160,22 @@ static int expand(struct mp_ctx *ctx, struct kmod_module *km, int idx)
 
 static int add_module(struct mp_ctx *ctx, struct kmod_module *km, struct why why, int *out)
 {
+	const struct mp_env *env = mp_ctx_env(ctx);
+	const struct mp_cmdline *cl = mp_ctx_cmdline(ctx);
+	struct mp_strmap *byname = mp_ctx_resolver(ctx)->byname;
 	const char *name = kmod_module_get_name(km);
 	const char *path;
 	struct mp_module *m;
 	struct stat st;
 	int idx, r;
 
-	if (mp_strmap_get(ctx->byname, name, out) == 0)
+	if (mp_strmap_get(byname, name, out) == 0)
 		return 0;
-	r = mp_graph_add(&ctx->plan, name, &idx);
-	if (r < 0 || (r = mp_strmap_put(ctx->byname, name, idx)) < 0)
+	r = mp_graph_add(mp_ctx_plan(ctx), name, &idx);
+	if (r < 0 || (r = mp_strmap_put(byname, name, idx)) < 0)
 		return r;
 	*out = idx;
-	m = &ctx->plan.mods[idx];
+	m = &mp_ctx_plan(ctx)->mods[idx];
 	m->why = mp_strdup_printf("%s%s%s", why.what, why.of ? " " : "", why.of ? why.of : "");
 	if (m->why == NULL)
 		return -ENOMEM;
@@ -155,8 +187,8 @@ static int add_module(struct mp_ctx *ctx, struct kmod_module *km, struct why why
 		} else {
 			m->state = MP_FAILED;
 			m->err = ENOENT;
-			m->fail_why = mp_strdup_printf("not in %s/modules.dep", ctx->moddir);
-			mp_log(ctx, MP_LOG_INFO, "%s: not in %s/modules.dep (ENOENT)", name, ctx->moddir);
+			m->fail_why = mp_strdup_printf("not in %s/modules.dep", env->moddir);
+			mp_log(ctx, MP_LOG_INFO, "%s: not in %s/modules.dep (ENOENT)", name, env->moddir);
 		}
 		return 0;
 	}
@@ -170,7 +202,7 @@ static int add_module(struct mp_ctx *ctx, struct kmod_module *km, struct why why
 		mp_log(ctx, MP_LOG_INFO, "%s: %s: %s", name, m->path ? m->path : path, mp_errno_name(m->err));
 		return 0;
 	}
-	if (mp_cmdline_listed(ctx->cmdline.kblacklist, ctx->cmdline.nkblacklist, name)) {
+	if (mp_cmdline_listed(cl->kblacklist, cl->nkblacklist, name)) {
 		m->state = MP_SKIPPED;
 		m->excluded = true;
 		m->skip_why = strdup("module_blacklist= on the kernel command line");
@@ -184,7 +216,7 @@ static int add_module(struct mp_ctx *ctx, struct kmod_module *km, struct why why
 		return 0;
 	}
 	m->options = options_for(ctx, km, name);
-	switch (ctx->live_state ? mp_module_initstate(ctx, name) : MP_INITSTATE_NONE) {
+	switch (env->live_state ? mp_initstate(env->sysfs, name) : MP_INITSTATE_NONE) {
 	case MP_INITSTATE_LIVE:
 		m->state = MP_LIVE;
 		return 0;
@@ -216,8 +248,8 @@ static bool in_list(struct kmod_list *list, const char *name)
 static int add_by_name(struct mp_ctx *ctx, int idx, const char *name, int *di)
 {
 	struct kmod_module *km = NULL;
-	struct why why = { "dependency of", ctx->plan.mods[idx].name };
-	int r = kmod_module_new_from_name(ctx->kmod, name, &km);
+	struct why why = { "dependency of", mp_ctx_plan(ctx)->mods[idx].name };
+	int r = kmod_module_new_from_name(mp_ctx_resolver(ctx)->kmod, name, &km);
 
 	if (r < 0)
 		return r;
@@ -230,13 +262,14 @@ static int add_by_name(struct mp_ctx *ctx, int idx, const char *name, int *di)
 static int add_gone(struct mp_ctx *ctx, int idx, const char *name, const char *path, int e,
 		    int *di)
 {
+	struct mp_plan *p = mp_ctx_plan(ctx);
 	struct mp_module *d;
-	int r = mp_graph_add(&ctx->plan, name, di);
+	int r = mp_graph_add(p, name, di);
 
-	if (r < 0 || (r = mp_strmap_put(ctx->byname, name, *di)) < 0)
+	if (r < 0 || (r = mp_strmap_put(mp_ctx_resolver(ctx)->byname, name, *di)) < 0)
 		return r;
-	d = &ctx->plan.mods[*di];
-	d->why = mp_strdup_printf("dependency of %s", ctx->plan.mods[idx].name);
+	d = &p->mods[*di];
+	d->why = mp_strdup_printf("dependency of %s", p->mods[idx].name);
 	d->path = strdup(path);
 	if (d->why == NULL || d->path == NULL)
 		return -ENOMEM;
@@ -258,8 +291,9 @@ static int add_gone(struct mp_ctx *ctx, int idx, const char *name, const char *p
  */
 static int add_missing_deps(struct mp_ctx *ctx, int idx, struct kmod_list *deps)
 {
-	const char *line = ctx->depbin ? mp_index_lookup(ctx->depbin, ctx->depbin_len,
-							 ctx->plan.mods[idx].name) : NULL;
+	const struct mp_resolver *rs = mp_ctx_resolver(ctx);
+	const char *line = rs->depbin ? mp_index_lookup(rs->depbin, rs->depbin_len,
+							mp_ctx_plan(ctx)->mods[idx].name) : NULL;
 	const char *p = line ? strchr(line, ':') : NULL;
 	struct kmod_list *l;
 	size_t listed = 0, got = 0;
@@ -303,24 +337,39 @@ static int add_missing_deps(struct mp_ctx *ctx, int idx, struct kmod_list *deps)
 		if (rel[0] == '/')
 			snprintf(path, sizeof(path), "%s", rel);
 		else
-			snprintf(path, sizeof(path), "%s/%s", ctx->moddir, rel);
-		if (mp_strmap_get(ctx->byname, name, &di) == 0)
+			snprintf(path, sizeof(path), "%s/%s", mp_ctx_env(ctx)->moddir, rel);
+		if (mp_strmap_get(rs->byname, name, &di) == 0)
 			r = 0;
 		else if (stat(path, &st) == 0)
 			r = add_by_name(ctx, idx, name, &di);
 		else
 			r = add_gone(ctx, idx, name, path, errno, &di);
 		if (r == 0)
-			r = mp_graph_depend(&ctx->plan, idx, di, false);
+			r = mp_graph_depend(mp_ctx_plan(ctx), idx, di, false);
 		if (r < 0)
 			return r;
 	}
 }
 
+static int note_missing(struct mp_plan *p, const char *name)
+{
+	char *copy = strdup(name);
+	int cap = p->nmissing;
+
+	if (copy == NULL || mp_append(&p->missing, &p->nmissing, &cap, sizeof(char *)) < 0) {
+		free(copy);
+		return -ENOMEM;
+	}
+	p->missing[p->nmissing - 1] = copy;
+	return 0;
+}
+
 /* allowed: the lookup's modules that modprobe.d's blacklist lets through */
 static bool blacklisted(struct mp_ctx *ctx, struct kmod_list *allowed, const char *name)
 {
-	return mp_cmdline_listed(ctx->cmdline.blacklist, ctx->cmdline.nblacklist, name) ||
+	const struct mp_cmdline *cl = mp_ctx_cmdline(ctx);
+
+	return mp_cmdline_listed(cl->blacklist, cl->nblacklist, name) ||
 	       !in_list(allowed, name);
 }
 
@@ -329,17 +378,17 @@ static bool blacklisted(struct mp_ctx *ctx, struct kmod_list *allowed, const cha
 static void count_request(struct mp_ctx *ctx, const struct mp_lookup *lk, enum mp_source src,
 			  bool cpu)
 {
-	struct mp_plan *p = &ctx->plan;
+	struct mp_plan *p = mp_ctx_plan(ctx);
 	_cleanup_free_ int *stack = malloc(((size_t)p->nmods + 1) * sizeof(int));
-	unsigned mark = ++ctx->mark_epoch;
+	unsigned mark = ++mp_ctx_resolver(ctx)->mark_epoch;
 	int i, top = 0;
 
 	if (stack == NULL)
 		return;
 	for (i = 0; i < lk->nmods; i++) {
-		p->mods[lk->mods[i]].direct++;
+		p->mods[lk->mods[i]].requests++;
 		if (cpu)
-			p->mods[lk->mods[i]].direct_cpu++;
+			p->mods[lk->mods[i]].requests_cpu++;
 		if (p->mods[lk->mods[i]].mark == mark)
 			continue;
 		p->mods[lk->mods[i]].mark = mark;
@@ -348,7 +397,7 @@ static void count_request(struct mp_ctx *ctx, const struct mp_lookup *lk, enum m
 	while (top > 0) {
 		struct mp_module *m = &p->mods[stack[--top]];
 
-		m->requests++;
+		m->requests_with_dependents++;
 		m->sources |= 1u << src;
 		for (i = 0; i < m->ndeps; i++) {
 			struct mp_module *d = &p->mods[m->deps[i].dep];
@@ -363,23 +412,24 @@ static void count_request(struct mp_ctx *ctx, const struct mp_lookup *lk, enum m
 
 static int new_lookup(struct mp_ctx *ctx, const char *key, struct mp_lookup **out)
 {
-	int r = mp_append(&ctx->resolved, &ctx->nresolved, &ctx->capresolved,
-			  sizeof(*ctx->resolved));
+	struct mp_resolver *rs = mp_ctx_resolver(ctx);
+	int r = mp_append(&rs->resolved, &rs->nresolved, &rs->capresolved, sizeof(*rs->resolved));
 
 	if (r < 0)
 		return r;
-	r = mp_strmap_put(ctx->lookups, key, ctx->nresolved - 1);
+	r = mp_strmap_put(rs->lookups, key, rs->nresolved - 1);
 	if (r < 0) {
-		ctx->nresolved--;
+		rs->nresolved--;
 		return r;
 	}
-	*out = &ctx->resolved[ctx->nresolved - 1];
+	*out = &rs->resolved[rs->nresolved - 1];
 	return 0;
 }
 
 int mp_plan_resolve(struct mp_ctx *ctx, const char *alias, enum mp_source src, bool explicit_name)
 {
-	struct mp_plan *p = &ctx->plan;
+	struct mp_plan *p = mp_ctx_plan(ctx);
+	struct mp_resolver *rs = mp_ctx_resolver(ctx);
 	struct kmod_list *list = NULL, *allowed = NULL, *l;
 	struct mp_lookup *lk;
 	char key[PATH_MAX];
@@ -390,15 +440,15 @@ int mp_plan_resolve(struct mp_ctx *ctx, const char *alias, enum mp_source src, b
 		mp_warn(ctx, "refusing request \"%s\": not a module name or alias", alias);
 		return 0;
 	}
-	if (mp_strmap_get(ctx->lookups, key, &li) == 0) {
-		lk = &ctx->resolved[li];
+	if (mp_strmap_get(rs->lookups, key, &li) == 0) {
+		lk = &rs->resolved[li];
 		goto counted;
 	}
 
-	r = kmod_module_new_from_lookup(ctx->kmod, key, &list);
+	r = kmod_module_new_from_lookup(rs->kmod, key, &list);
 	if (r < 0)
 		mp_warn(ctx, "%s: lookup failed (%s)", alias, mp_errno_name(-r));
-	if (list && kmod_module_apply_filter(ctx->kmod, KMOD_FILTER_BLACKLIST, list, &allowed) < 0) {
+	if (list && kmod_module_apply_filter(rs->kmod, KMOD_FILTER_BLACKLIST, list, &allowed) < 0) {
 		r = -ENOMEM;
 		goto out;
 	}
@@ -419,9 +469,9 @@ int mp_plan_resolve(struct mp_ctx *ctx, const char *alias, enum mp_source src, b
 			continue;
 		}
 		if (direct) {
-			snprintf(what, sizeof(what), "requested (%s)", mp_source_name(src));
+			snprintf(what, sizeof(what), "requested (%s)", mp_request_source_name(src));
 		} else {
-			snprintf(what, sizeof(what), "%s:", mp_source_name(src));
+			snprintf(what, sizeof(what), "%s:", mp_request_source_name(src));
 			why.of = alias;
 		}
 		r = add_module(ctx, km, why, &idx);
@@ -438,8 +488,8 @@ int mp_plan_resolve(struct mp_ctx *ctx, const char *alias, enum mp_source src, b
 	}
 	lk->blacklisted = nfound > 0 && lk->nmods == 0;
 	if (nfound == 0 && explicit_name) {
-		mp_log(ctx, MP_LOG_INFO, "%s: module not found in %s (ENOENT)", alias, ctx->moddir);
-		r = mp_plan_note_missing(p, alias);
+		mp_log(ctx, MP_LOG_INFO, "%s: module not found in %s (ENOENT)", alias, mp_ctx_env(ctx)->moddir);
+		r = note_missing(p, alias);
 		if (r < 0)
 			goto out;
 	}

@@ -9,57 +9,6 @@
 
 #include "internal.h"
 
-static const char *const state_names[] = {
-	[MP_PENDING] = "pending", [MP_QUEUED] = "queued", [MP_RUNNING] = "running",
-	[MP_LOADED] = "loaded",   [MP_LIVE] = "live",     [MP_BUILTIN] = "builtin",
-	[MP_FAILED] = "failed",   [MP_SKIPPED] = "skipped", [MP_HUNG] = "hung",
-};
-
-const char *mp_state_name(enum mp_state s)
-{
-	return (unsigned)s < ARRAY_SIZE(state_names) ? state_names[s] : "?";
-}
-
-struct totals {
-	unsigned by_state[MP_HUNG + 1];
-	unsigned no_device;
-	uint64_t dup, dup_deps, bytes_read, bytes_not_read, bytes_not_read_deps;
-	int nwaves;
-};
-
-static void totals(const struct mp_ctx *ctx, struct totals *t)
-{
-	const struct mp_plan *p = &ctx->plan;
-	int i;
-
-	memset(t, 0, sizeof(*t));
-	for (i = 0; i < p->nmods; i++) {
-		const struct mp_module *m = &p->mods[i];
-
-		t->by_state[m->state]++;
-		if (mp_module_no_device(p, m))
-			t->no_device++;
-		if (m->direct > 1) {
-			t->dup += m->direct - 1;
-			t->bytes_not_read += (uint64_t)m->size * (m->direct - 1);
-		}
-		if (m->requests > 1) {
-			t->dup_deps += m->requests - 1;
-			t->bytes_not_read_deps += (uint64_t)m->size * (m->requests - 1);
-		}
-		/* a dry run counts what it would read */
-		if (m->read || (ctx->opts.dry_run && m->state == MP_PENDING))
-			t->bytes_read += (uint64_t)m->size;
-		if (m->wave + 1 > t->nwaves)
-			t->nwaves = m->wave + 1;
-	}
-}
-
-static const char *state_for_report(const struct mp_ctx *ctx, enum mp_state s)
-{
-	return ctx->opts.dry_run && s == MP_PENDING ? "planned" : mp_state_name(s);
-}
-
 static void json_requests(struct mp_json *j, const struct mp_plan *p)
 {
 	int i;
@@ -68,7 +17,7 @@ static void json_requests(struct mp_json *j, const struct mp_plan *p)
 	mp_json_u64(j, "total", p->req_total);
 	mp_json_obj_begin(j, "by_source");
 	for (i = 0; i < MP_SRC_MAX; i++)
-		mp_json_u64(j, mp_source_name(i), p->req_by_source[i]);
+		mp_json_u64(j, mp_request_source_name(i), p->req_by_source[i]);
 	mp_json_obj_end(j);
 	mp_json_u64(j, "unmatched", p->req_unmatched);
 	mp_json_u64(j, "blacklisted", p->req_blacklisted);
@@ -131,14 +80,14 @@ static void json_critical(struct mp_json *j, const struct mp_plan *p)
 
 static void json_module(struct mp_json *j, const struct mp_ctx *ctx, const struct mp_module *m)
 {
-	const struct mp_plan *p = &ctx->plan;
+	const struct mp_plan *p = mp_ctx_plan(ctx);
 	int i;
 
 	mp_json_obj_begin(j, NULL);
 	mp_json_str(j, "name", m->name);
 	mp_json_str(j, "path", m->path);
 	mp_json_u64(j, "wave", (uint64_t)m->wave);
-	mp_json_str(j, "state", state_for_report(ctx, m->state));
+	mp_json_str(j, "state", mp_outcome_state_name(ctx, m->state));
 	if (m->err) {
 		mp_json_u64(j, "errno", (uint64_t)m->err);
 		mp_json_str(j, "error", mp_errno_name(m->err));
@@ -156,9 +105,9 @@ static void json_module(struct mp_json *j, const struct mp_ctx *ctx, const struc
 	mp_json_str(j, "how", m->how);
 	mp_json_str(j, "options", m->options);
 	mp_json_u64(j, "size", (uint64_t)m->size);
-	mp_json_u64(j, "requests", m->direct);
-	mp_json_u64(j, "requests_with_dependents", m->requests);
-	mp_json_bool(j, "no_device", mp_module_no_device(p, m));
+	mp_json_u64(j, "requests", m->requests);
+	mp_json_u64(j, "requests_with_dependents", m->requests_with_dependents);
+	mp_json_bool(j, "no_device", mp_outcome_no_device(p, m));
 	mp_json_arr_begin(j, "depends");
 	for (i = 0; i < m->ndeps; i++)
 		if (!m->deps[i].soft)
@@ -184,7 +133,8 @@ static void json_kstats_fields(struct mp_json *j, const char *k, const struct mp
 
 static void json_kstats(struct mp_json *j, const struct mp_ctx *ctx)
 {
-	const struct mp_kstats *b = ctx->kstats_before, *a = ctx->kstats_after;
+	const struct mp_result *res = mp_ctx_result(ctx);
+	const struct mp_kstats *b = res->kstats_before, *a = res->kstats_after;
 	int i;
 
 	if (b == NULL || a == NULL) {
@@ -198,8 +148,7 @@ static void json_kstats(struct mp_json *j, const struct mp_ctx *ctx)
 	for (i = 0; i < a->nfields; i++) {
 		uint64_t before = 0;
 
-		/* the Average lines are not counters: a delta means nothing */
-		if (strncmp(a->fields[i].label, "Av", 2) == 0)
+		if (!mp_kstats_is_counter(a->fields[i].label))
 			continue;
 		mp_kstats_get(b, a->fields[i].label, &before);
 		mp_json_i64(j, a->fields[i].label, (int64_t)(a->fields[i].value - before));
@@ -219,23 +168,25 @@ static void json_kstats(struct mp_json *j, const struct mp_ctx *ctx)
 
 int mp_report_json(struct mp_ctx *ctx, int fd)
 {
-	const struct mp_plan *p = &ctx->plan;
+	const struct mp_plan *p = mp_ctx_plan(ctx);
+	const struct mp_options *o = mp_ctx_opts(ctx);
+	const struct mp_env *env = mp_ctx_env(ctx);
 	struct mp_json j;
-	struct totals t;
+	struct mp_totals t;
 	int i;
 
-	totals(ctx, &t);
+	mp_outcome_totals(ctx, &t);
 	mp_json_init(&j, fd);
 	mp_json_obj_begin(&j, NULL);
 	mp_json_str(&j, "modpreload", MP_VERSION);
-	mp_json_str(&j, "kernel", ctx->kver);
-	mp_json_str(&j, "moddir", ctx->moddir);
-	mp_json_bool(&j, "dry_run", ctx->opts.dry_run);
-	mp_json_str(&j, "mode", ctx->opts.waves ? "waves" : "dataflow");
-	mp_json_u64(&j, "jobs", (uint64_t)ctx->jobs);
-	mp_json_u64(&j, "timeout_ms", ctx->opts.timeout_ms);
-	mp_json_str(&j, "kernel_decompression", ctx->compression[0] ? ctx->compression : NULL);
-	mp_json_ms(&j, "elapsed_ms", ctx->elapsed);
+	mp_json_str(&j, "kernel", env->kver);
+	mp_json_str(&j, "moddir", env->moddir);
+	mp_json_bool(&j, "dry_run", o->dry_run);
+	mp_json_str(&j, "mode", o->waves ? "waves" : "dataflow");
+	mp_json_u64(&j, "jobs", (uint64_t)env->jobs);
+	mp_json_u64(&j, "timeout_ms", env->timeout_ms);
+	mp_json_str(&j, "kernel_decompression", env->compression[0] ? env->compression : NULL);
+	mp_json_ms(&j, "elapsed_ms", mp_ctx_result(ctx)->elapsed);
 	json_requests(&j, p);
 	mp_json_u64(&j, "unique", (uint64_t)p->nmods);
 	mp_json_u64(&j, "duplicates_collapsed", t.dup);
@@ -248,7 +199,7 @@ int mp_report_json(struct mp_ctx *ctx, int fd)
 	mp_json_obj_begin(&j, "counts");
 	for (i = MP_LOADED; i <= MP_HUNG; i++)
 		mp_json_u64(&j, mp_state_name(i), t.by_state[i]);
-	if (ctx->opts.dry_run)
+	if (o->dry_run)
 		mp_json_u64(&j, "planned", t.by_state[MP_PENDING]);
 	mp_json_u64(&j, "no_device", t.no_device);
 	mp_json_obj_end(&j);
@@ -281,17 +232,18 @@ static void summary_kstats(struct mp_ctx *ctx)
 		"Mods failed on becoming", "Mods failed on load", "Failed becoming bytes",
 		"Failed kmod bytes", "Virtual mem wasted bytes",
 	};
+	const struct mp_result *res = mp_ctx_result(ctx);
 	char line[512];
 	size_t i, len = 0;
 
-	if (ctx->kstats_before == NULL || ctx->kstats_after == NULL)
+	if (res->kstats_before == NULL || res->kstats_after == NULL)
 		return;
 	for (i = 0; i < ARRAY_SIZE(keys); i++) {
 		uint64_t b = 0, a = 0;
 
-		if (mp_kstats_get(ctx->kstats_after, keys[i], &a) < 0)
+		if (mp_kstats_get(res->kstats_after, keys[i], &a) < 0)
 			continue;
-		mp_kstats_get(ctx->kstats_before, keys[i], &b);
+		mp_kstats_get(res->kstats_before, keys[i], &b);
 		len += (size_t)snprintf(line + len, sizeof(line) - len, "%s%s +%llu",
 					len ? ", " : "", keys[i], (unsigned long long)(a - b));
 		if (len >= sizeof(line))
@@ -305,11 +257,10 @@ static void summary_kstats(struct mp_ctx *ctx)
 }
 
 /*
- * What went wrong, module by module: one line each, or (opts.grouped)
- * one line per kind, as many names as fit in a kernel log record and a
- * count of the rest, which the JSON report always has.
+ * What went wrong (outcome.c says what), module by module: one line each,
+ * or (opts.grouped) one line per kind, as many names as fit in a kernel
+ * log record and a count of the rest, which the JSON report always has.
  */
-enum { PB_NODEV, PB_FAILED, PB_HUNG, PB_SKIPPED, PB_LEFT_OUT, PB_MISSING, PB_MAX };
 
 struct problem_line {
 	char buf[800];
@@ -321,13 +272,13 @@ static const struct {
 	const char *prefix; /* one module a line */
 	const char *group;  /* one kind a line */
 	int prio;
-} problem_kinds[PB_MAX] = {
-	[PB_NODEV] = { "no device for ", "no device", MP_LOG_INFO },
-	[PB_FAILED] = { "failed: ", "failed", MP_LOG_ERR },
-	[PB_HUNG] = { "hung: ", "hung", MP_LOG_ERR },
-	[PB_SKIPPED] = { "skipped: ", "skipped", MP_LOG_ERR },
-	[PB_LEFT_OUT] = { "skipped: ", "left out", MP_LOG_NOTICE },
-	[PB_MISSING] = { "not found: ", "not found", MP_LOG_ERR },
+} problem_kinds[MP_PB_MAX] = {
+	[MP_PB_NODEV] = { "no device for ", "no device", MP_LOG_INFO },
+	[MP_PB_FAILED] = { "failed: ", "failed", MP_LOG_ERR },
+	[MP_PB_HUNG] = { "hung: ", "hung", MP_LOG_ERR },
+	[MP_PB_SKIPPED] = { "skipped: ", "skipped", MP_LOG_ERR },
+	[MP_PB_LEFT_OUT] = { "skipped: ", "left out", MP_LOG_NOTICE },
+	[MP_PB_MISSING] = { "not found: ", "not found", MP_LOG_ERR },
 };
 
 static void problem(struct mp_ctx *ctx, struct problem_line *lines, int kind,
@@ -345,7 +296,7 @@ static void problem(struct mp_ctx *ctx, struct problem_line *lines, int kind,
 	va_end(ap);
 	if (n < 0)
 		return;
-	if (!ctx->opts.grouped) {
+	if (!mp_ctx_opts(ctx)->grouped) {
 		mp_log(ctx, problem_kinds[kind].prio, "%s%s", problem_kinds[kind].prefix, item);
 		return;
 	}
@@ -361,29 +312,30 @@ static void problem(struct mp_ctx *ctx, struct problem_line *lines, int kind,
 
 static void problems(struct mp_ctx *ctx)
 {
-	const struct mp_plan *p = &ctx->plan;
-	struct problem_line lines[PB_MAX] = { 0 };
+	const struct mp_plan *p = mp_ctx_plan(ctx);
+	bool grouped = mp_ctx_opts(ctx)->grouped;
+	struct problem_line lines[MP_PB_MAX] = { 0 };
 	int i;
 
 	for (i = 0; i < p->nmods; i++) {
 		const struct mp_module *m = &p->mods[i];
+		enum mp_problem k = mp_outcome_problem(p, m);
 
-		if (mp_module_no_device(p, m))
-			problem(ctx, lines, PB_NODEV, "%s: %s", m->name,
+		if (k == MP_PB_NODEV)
+			problem(ctx, lines, k, "%s: %s", m->name,
 				m->state == MP_FAILED ? "its init() said ENODEV" : m->skip_why);
-		else if (m->state == MP_FAILED)
-			problem(ctx, lines, PB_FAILED, "%s: %s (%s)", m->name,
+		else if (k == MP_PB_FAILED)
+			problem(ctx, lines, k, "%s: %s (%s)", m->name,
 				m->fail_why ? m->fail_why : mp_load_error(m->err), mp_errno_name(m->err));
-		else if (m->state == MP_HUNG)
-			problem(ctx, lines, PB_HUNG, "%s: init() did not return within %u ms",
-				m->name, ctx->opts.timeout_ms);
-		else if (m->state == MP_SKIPPED)
-			problem(ctx, lines, m->excluded ? PB_LEFT_OUT : PB_SKIPPED, "%s: %s",
-				m->name, m->skip_why ? m->skip_why : "");
+		else if (k == MP_PB_HUNG)
+			problem(ctx, lines, k, "%s: init() did not return within %u ms",
+				m->name, mp_ctx_env(ctx)->timeout_ms);
+		else if (k != MP_PB_NONE)
+			problem(ctx, lines, k, "%s: %s", m->name, m->skip_why ? m->skip_why : "");
 	}
 	for (i = 0; i < p->nmissing; i++)
-		problem(ctx, lines, PB_MISSING, "%s", p->missing[i]);
-	for (i = 0; ctx->opts.grouped && i < PB_MAX; i++) {
+		problem(ctx, lines, MP_PB_MISSING, "%s", p->missing[i]);
+	for (i = 0; grouped && i < MP_PB_MAX; i++) {
 		const struct problem_line *l = &lines[i];
 		char more[48] = "";
 
@@ -398,20 +350,20 @@ static void problems(struct mp_ctx *ctx)
 
 void mp_report_summary(struct mp_ctx *ctx)
 {
-	const struct mp_plan *p = &ctx->plan;
+	const struct mp_plan *p = mp_ctx_plan(ctx);
 	char src[256], nr[32], crit[512];
 	_cleanup_free_ int *chain = malloc(((size_t)p->nmods + 1) * sizeof(int));
-	struct totals t;
+	struct mp_totals t;
 	size_t len = 0, clen = 0;
 	uint64_t cns = 0;
 	int i, n = 0;
 
-	totals(ctx, &t);
+	mp_outcome_totals(ctx, &t);
 	src[0] = crit[0] = '\0';
 	for (i = 0; i < MP_SRC_MAX; i++)
 		if (p->req_by_source[i] && len < sizeof(src))
 			len += (size_t)snprintf(src + len, sizeof(src) - len, "%s%s %u",
-						len ? ", " : "", mp_source_name(i), p->req_by_source[i]);
+						len ? ", " : "", mp_request_source_name(i), p->req_by_source[i]);
 	human_bytes(t.bytes_not_read, nr, sizeof(nr));
 	mp_log(ctx, MP_LOG_NOTICE, "%u requests (%s) for %d modules: %llu duplicates collapsed, %s not read",
 	       p->req_total, src[0] ? src : "none", p->nmods, (unsigned long long)t.dup, nr);
@@ -420,7 +372,7 @@ void mp_report_summary(struct mp_ctx *ctx)
 		for (i = 0; i < n && clen < sizeof(crit); i++)
 			clen += (size_t)snprintf(crit + clen, sizeof(crit) - clen, "%s%s",
 						 i ? " > " : "", p->mods[chain[i]].name);
-	if (ctx->opts.dry_run)
+	if (mp_ctx_opts(ctx)->dry_run)
 		mp_log(ctx, MP_LOG_NOTICE, "dry run: %u to load, %u already live, %u builtin in %d waves; "
 		       "longest chain: %s", t.by_state[MP_PENDING], t.by_state[MP_LIVE],
 		       t.by_state[MP_BUILTIN], t.nwaves, crit);
@@ -430,55 +382,8 @@ void mp_report_summary(struct mp_ctx *ctx)
 		       "critical path %.1f ms: %s",
 		       t.by_state[MP_LOADED], t.by_state[MP_LIVE], t.by_state[MP_BUILTIN],
 		       t.by_state[MP_FAILED], t.by_state[MP_SKIPPED], t.by_state[MP_HUNG], t.no_device, t.nwaves,
-		       (double)ctx->elapsed / 1e6, (double)cns / 1e6, crit);
+		       (double)mp_ctx_result(ctx)->elapsed / 1e6, (double)cns / 1e6, crit);
 
 	problems(ctx);
 	summary_kstats(ctx);
-}
-
-/*
- * Coldplug asks for every driver that matches a device, and a driver whose
- * init() finds nothing it can drive says ENODEV (acpi_cpufreq on a machine
- * without the firmware interface, an EDAC driver on another vendor's
- * CPU). For a module only coldplug wanted, that and what it takes down
- * with it is news, not a failure: reported, but not counted.
- */
-bool mp_module_no_device(const struct mp_plan *p, const struct mp_module *m)
-{
-	const unsigned coldplug = 1u << MP_SRC_COLDPLUG | 1u << MP_SRC_UEVENT;
-	int i;
-
-	if (m->sources == 0 || (m->sources & ~coldplug) != 0)
-		return false;
-	if (m->state == MP_FAILED)
-		return m->err == ENODEV;
-	if (m->state != MP_SKIPPED || m->excluded)
-		return false;
-	for (i = 0; i < m->ndeps; i++) {
-		const struct mp_module *d = &p->mods[m->deps[i].dep];
-
-		if (!m->deps[i].soft && (d->state == MP_FAILED || d->state == MP_SKIPPED) &&
-		    !mp_module_no_device(p, d))
-			return false;
-	}
-	return true;
-}
-
-int mp_exit_status(const struct mp_ctx *ctx)
-{
-	const struct mp_plan *p = &ctx->plan;
-	int i;
-
-	if (ctx->fatal)
-		return MP_EXIT_NOTHING;
-	if (p->req_missing > 0)
-		return MP_EXIT_SOME_FAILED;
-	for (i = 0; i < p->nmods; i++) {
-		const struct mp_module *m = &p->mods[i];
-
-		if ((m->state == MP_FAILED || m->state == MP_HUNG ||
-		     (m->state == MP_SKIPPED && !m->excluded)) && !mp_module_no_device(p, m))
-			return MP_EXIT_SOME_FAILED;
-	}
-	return MP_EXIT_OK;
 }

@@ -11,9 +11,22 @@
 /* far beyond any list of modules; a limit only so that -c /dev/zero ends */
 #define CONFIG_MAX (16u << 20)
 
+static const char *const source_names[MP_SRC_MAX] = {
+	[MP_SRC_ARGUMENT] = "argument",
+	[MP_SRC_CONFIG] = "config",
+	[MP_SRC_CMDLINE] = "cmdline",
+	[MP_SRC_COLDPLUG] = "coldplug",
+	[MP_SRC_UEVENT] = "uevent",
+};
+
+const char *mp_request_source_name(enum mp_source s)
+{
+	return s < MP_SRC_MAX ? source_names[s] : "?";
+}
+
 int mp_request(struct mp_ctx *ctx, const char *name, enum mp_source src)
 {
-	struct mp_plan *p = &ctx->plan;
+	struct mp_plan *p = mp_ctx_plan(ctx);
 	bool explicit_name = src == MP_SRC_ARGUMENT || src == MP_SRC_CONFIG || src == MP_SRC_CMDLINE;
 
 	if (src >= MP_SRC_MAX)
@@ -27,7 +40,7 @@ int mp_request(struct mp_ctx *ctx, const char *name, enum mp_source src)
 	if (explicit_name && !mp_name_is_safe(name)) {
 		p->req_refused++;
 		mp_warn(ctx, "refusing to load \"%s\" (%s): not a module name", name,
-			mp_source_name(src));
+			mp_request_source_name(src));
 		return 0;
 	}
 	return mp_plan_resolve(ctx, name, src, explicit_name);
@@ -148,19 +161,21 @@ int mp_request_config_dirs(struct mp_ctx *ctx, const char *root)
  */
 int mp_request_modules_load(struct mp_ctx *ctx, const char *root)
 {
+	const struct mp_cmdline *c = mp_ctx_cmdline(ctx);
 	int i, r = request_dirs(ctx, root, "modules-load.d");
 
-	for (i = 0; r == 0 && i < ctx->cmdline.nmodules_load; i++)
-		r = mp_request(ctx, ctx->cmdline.modules_load[i], MP_SRC_CMDLINE);
+	for (i = 0; r == 0 && i < c->nmodules_load; i++)
+		r = mp_request(ctx, c->modules_load[i], MP_SRC_CMDLINE);
 	return r;
 }
 
 int mp_request_cmdline(struct mp_ctx *ctx)
 {
+	const struct mp_cmdline *cl = mp_ctx_cmdline(ctx);
 	int i, r;
 
-	for (i = 0; i < ctx->cmdline.nmodules; i++) {
-		r = mp_request(ctx, ctx->cmdline.modules[i], MP_SRC_CMDLINE);
+	for (i = 0; i < cl->nmodules; i++) {
+		r = mp_request(ctx, cl->modules[i], MP_SRC_CMDLINE);
 		if (r < 0)
 			return r;
 	}

@@ -116,12 +116,69 @@ static int gather(struct mp_ctx *ctx, const struct mp_run_args *a)
 	return r;
 }
 
+/* The one place the waves are computed, for a dry run as for a real one,
+ * at the start and whenever the plan has grown. */
+static int plan_waves(struct mp_ctx *ctx)
+{
+	return mp_graph_waves(mp_ctx_plan(ctx), mp_warn_cb, ctx);
+}
+
+/* The scheduler's feed: devices announced since the last call, or (rescan,
+ * or announcements lost) all of them again. */
+static int more_devices(void *data, bool rescan)
+{
+	struct mp_ctx *ctx = data;
+	const struct mp_plan *p = mp_ctx_plan(ctx);
+	int before = p->nmods, r;
+
+	r = mp_coldplug_drain(ctx);
+	if (r == -ENOBUFS || rescan) {
+		if (r == -ENOBUFS)
+			mp_log(ctx, MP_LOG_INFO, "uevents were lost; rescanning %s/devices",
+			       mp_ctx_env(ctx)->sysfs);
+		r = mp_coldplug_scan(ctx, MP_SRC_UEVENT);
+	}
+	if (r < 0 || p->nmods == before)
+		return r < 0 ? r : 0;
+	r = plan_waves(ctx);
+	return r < 0 ? r : p->nmods - before;
+}
+
+static void kstats(struct mp_ctx *ctx, bool after)
+{
+	struct mp_result *res = mp_ctx_result(ctx);
+
+	(void)mp_kstats_snapshot(mp_ctx_env(ctx)->sysfs, after ? &res->kstats_after :
+				 &res->kstats_before, mp_warn_cb, ctx);
+}
+
+static int schedule(struct mp_ctx *ctx, const struct mp_run_args *a)
+{
+	struct mp_feed feed = { mp_ctx_coldplug(ctx)->uevent_fd, NULL, ctx };
+	uint64_t t;
+	int r = plan_waves(ctx);
+
+	if (a->opts.coldplug)
+		feed.more = more_devices;
+	if (r < 0 || a->opts.dry_run)
+		return r;
+	if (a->opts.kstats)
+		kstats(ctx, false);
+	t = mp_now_ns();
+	r = mp_sched_run(ctx, &feed);
+	mp_ctx_result(ctx)->elapsed = mp_now_ns() - t;
+	if (r == 0 && a->opts.kstats)
+		kstats(ctx, true);
+	return r;
+}
+
 static bool any_hung(const struct mp_ctx *ctx)
 {
+	const struct mp_plan *p = mp_ctx_plan(ctx);
 	int i;
 
-	for (i = 0; i < ctx->plan.nmods; i++)
-		if (ctx->plan.mods[i].state == MP_HUNG)
+	for (i = 0; i < p->nmods; i++)
+		if (p->mods[i].state == MP_HUNG)
 			return true;
 	return false;
 }
@@ -129,6 +186,8 @@ static bool any_hung(const struct mp_ctx *ctx)
 static int run_here(const struct mp_run_args *a)
 {
 	struct mp_ctx *ctx = NULL;
+	struct mp_coldplug *cp;
+	struct mp_result *res;
 	int r, status, wr = 0;
 
 	r = mp_ctx_new(&a->opts, a->log, a->log_data, &ctx);
@@ -136,13 +195,15 @@ static int run_here(const struct mp_run_args *a)
 		/* not even a context to log through: the caller's log is ours */
 		return MP_EXIT_NOTHING;
 	}
-	if (ctx->fatal) {
+	res = mp_ctx_result(ctx);
+	cp = mp_ctx_coldplug(ctx);
+	if (res->fatal) {
 		if (a->report_path)
 			write_report(ctx, a->report_path);
 		mp_ctx_free(ctx);
 		return MP_EXIT_NOTHING;
 	}
-	if (ctx->cmdline.disabled) {
+	if (mp_ctx_cmdline(ctx)->disabled) {
 		mp_log(ctx, MP_LOG_NOTICE, "disabled by rd.modpreload=0 on the kernel command line");
 		mp_ctx_free(ctx);
 		return MP_EXIT_OK;
@@ -150,34 +211,26 @@ static int run_here(const struct mp_run_args *a)
 	/* Listen before the scan, so a device that appears between the two
 	 * is heard rather than lost. */
 	if (a->opts.coldplug && !a->opts.dry_run) {
-		ctx->uevent_fd = mp_uevent_listen();
-		if (ctx->uevent_fd < 0)
+		cp->uevent_fd = mp_uevent_listen();
+		if (cp->uevent_fd < 0)
 			mp_warn(ctx, "cannot listen for uevents (%s); new devices are found by a rescan",
-				mp_errno_name(-ctx->uevent_fd));
+				mp_errno_name(-cp->uevent_fd));
 	}
 	r = gather(ctx, a);
-	if (r == 0 && !a->opts.dry_run && a->opts.kstats)
-		(void)mp_kstats_snapshot(ctx, false);
 	if (r == 0)
-		r = a->opts.dry_run ? mp_graph_waves(&ctx->plan, ctx) : mp_sched_run(ctx);
-	if (r == 0 && !a->opts.dry_run && a->opts.kstats)
-		(void)mp_kstats_snapshot(ctx, true);
+		r = schedule(ctx, a);
 	if (r < 0) {
 		mp_log(ctx, MP_LOG_ERR, "stopped: %s (%s)", strerror(-r), mp_errno_name(-r));
-		ctx->fatal = ctx->plan.nmods == 0;
+		res->fatal = mp_ctx_plan(ctx)->nmods == 0;
 	}
 	/* before the report: a caller that waits for the report finds the
 	 * blacklist in place too (the file's errors are only logged) */
-	if (a->nodev_path && !a->opts.dry_run && !ctx->cmdline.nodev_off)
+	if (a->nodev_path && !a->opts.dry_run && !mp_ctx_cmdline(ctx)->nodev_off)
 		(void)mp_nodev_write(ctx, a->nodev_path);
 	if (a->report_path)
 		wr = write_report(ctx, a->report_path);
 	mp_report_summary(ctx);
-	status = r < 0 && mp_exit_status(ctx) == MP_EXIT_OK ? MP_EXIT_SOME_FAILED : mp_exit_status(ctx);
-	/* A caller that sees 1 looks in the report for what failed: tell it
-	 * first that there is none. The log still says what was loaded. */
-	if (wr < 0 && status != MP_EXIT_NOTHING)
-		status = MP_EXIT_OUTPUT;
+	status = mp_outcome_exit_status(ctx, r, wr);
 	/* A hung worker may still wake up and look at ctx: leave it be. */
 	if (!any_hung(ctx))
 		mp_ctx_free(ctx);

@@ -5,8 +5,8 @@
  * (dataflow), or, with --waves, when its whole wave may start.
  *
  * One thread, this one, owns the plan: it hands out jobs, applies results,
- * resolves new devices' modaliases with libkmod, and decides when a module
- * has hung. Workers only open a file and make the syscall (load.c). They
+ * and decides when a module has hung. New work comes from the conductor
+ * (run.c) through a feed, asked in this thread, never from here directly. Workers only open a file and make the syscall (load.c). They
  * talk to us through a mutex-protected queue and a pipe that wakes us (a
  * pipe, not an eventfd: tiny embedded kernels are built without eventfd).
  */
@@ -29,7 +29,10 @@ struct worker {
 };
 
 struct sched {
-	struct mp_ctx *ctx;
+	struct mp_ctx *ctx;            /* for its log only */
+	struct mp_plan *plan;
+	const struct mp_env *env;
+	const struct mp_options *opts;
 	pthread_mutex_t lock;
 	pthread_cond_t work;
 	struct mp_job *queue;          /* ready jobs, FIFO */
@@ -42,15 +45,16 @@ struct sched {
 	bool stop;
 	int wake[2];                   /* workers write a byte, we poll the other end */
 	int wave;                      /* --waves: the wave allowed to start */
+	struct mp_feed feed;           /* more work, from run.c */
 	struct mp_budget budget;       /* memory for images decompressed here */
 };
 
 /* When check_hung() gives up on a job started at t: at its timeout, or
  * at the run's deadline if that comes first. */
-static uint64_t job_expiry(const struct mp_ctx *ctx, uint64_t t)
+static uint64_t job_expiry(const struct mp_env *env, uint64_t t)
 {
-	t += (uint64_t)ctx->opts.timeout_ms * 1000000u;
-	return ctx->deadline && ctx->deadline < t ? ctx->deadline : t;
+	t += (uint64_t)env->timeout_ms * 1000000u;
+	return env->deadline && env->deadline < t ? env->deadline : t;
 }
 
 /*
@@ -86,12 +90,12 @@ static void *worker_main(void *arg)
 		s->qlen--;
 		w->job = job.idx;
 		w->started = mp_now_ns();
-		job.deadline = job_wait_end(w->started, job_expiry(s->ctx, w->started));
+		job.deadline = job_wait_end(w->started, job_expiry(s->env, w->started));
 		s->running++;
 		pthread_mutex_unlock(&s->lock);
 
 		res.t_start = w->started;
-		mp_load(s->ctx, &job, &res);
+		mp_load(s->env, &job, &res);
 		res.t_end = mp_now_ns();
 		res.worker = w->id;
 
@@ -143,7 +147,7 @@ static int start_worker(struct sched *s)
 /* Called with the lock held. */
 static int enqueue(struct sched *s, int idx)
 {
-	struct mp_module *m = &s->ctx->plan.mods[idx];
+	struct mp_module *m = &s->plan->mods[idx];
 
 	if (s->qlen == s->qcap) {
 		int ncap = s->qcap ? s->qcap * 2 : 64, i;
@@ -170,14 +174,14 @@ static int enqueue(struct sched *s, int idx)
 
 static bool may_start(const struct sched *s, const struct mp_module *m)
 {
-	return !s->ctx->opts.waves || m->wave <= s->wave;
+	return !s->opts->waves || m->wave <= s->wave;
 }
 
 /* Modules whose dependencies are all final, and (with --waves) whose wave
  * has come, go to the queue. Called with the lock held. */
 static int release_ready(struct sched *s)
 {
-	struct mp_plan *p = &s->ctx->plan;
+	struct mp_plan *p = s->plan;
 	int i, r;
 
 	for (i = 0; i < p->nmods; i++) {
@@ -213,7 +217,7 @@ static void count_waiting(struct mp_plan *p)
 /* A module reached a final state: free what waited for it. */
 static int finish(struct sched *s, int idx)
 {
-	struct mp_plan *p = &s->ctx->plan;
+	struct mp_plan *p = s->plan;
 	_cleanup_free_ int *ready = malloc(((size_t)p->nmods + 1) * sizeof(int));
 	int n = 0, i, r;
 
@@ -240,7 +244,7 @@ static void log_result(struct mp_ctx *ctx, const struct mp_module *m)
 /* Called with the lock held. */
 static int apply_results(struct sched *s)
 {
-	struct mp_plan *p = &s->ctx->plan;
+	struct mp_plan *p = s->plan;
 	int i, r = 0;
 
 	for (i = 0; i < s->ndone && r == 0; i++) {
@@ -256,8 +260,8 @@ static int apply_results(struct sched *s)
 		m->how = res->how;
 		m->read = res->read;
 		m->worker = res->worker;
-		m->t_start = res->t_start - s->ctx->t0;
-		m->t_end = res->t_end - s->ctx->t0;
+		m->t_start = res->t_start - s->env->t0;
+		m->t_end = res->t_end - s->env->t0;
 		log_result(s->ctx, m);
 		r = finish(s, res->idx);
 	}
@@ -271,35 +275,35 @@ static int apply_results(struct sched *s)
  * between would be neither hung nor done. */
 static uint64_t check_hung(struct sched *s, uint64_t now, int *err)
 {
-	struct mp_ctx *ctx = s->ctx;
-	uint64_t next = (uint64_t)ctx->opts.timeout_ms * 1000000u, expiry;
+	const struct mp_env *env = s->env;
+	uint64_t next = (uint64_t)env->timeout_ms * 1000000u, expiry;
 	int i, n = s->nworkers;
 
-	if (ctx->deadline && ctx->deadline > now && ctx->deadline - now < next)
-		next = ctx->deadline - now;
+	if (env->deadline && env->deadline > now && env->deadline - now < next)
+		next = env->deadline - now;
 	for (i = 0; i < n && *err == 0; i++) {
 		struct worker *w = s->workers[i];
 		struct mp_module *m;
 
 		if (w->job < 0 || w->abandoned)
 			continue;
-		expiry = job_expiry(ctx, w->started);
+		expiry = job_expiry(env, w->started);
 		if (now < expiry) {
 			if (expiry - now < next)
 				next = expiry - now;
 			continue;
 		}
-		m = &ctx->plan.mods[w->job];
+		m = &s->plan->mods[w->job];
 		m->state = MP_HUNG;
 		m->worker = w->id;
-		m->t_start = w->started - ctx->t0;
-		m->t_end = now - ctx->t0;
-		if (expiry == ctx->deadline)
-			mp_log(ctx, MP_LOG_ERR, "%s: still loading when the run's time was up; "
+		m->t_start = w->started - env->t0;
+		m->t_end = now - env->t0;
+		if (expiry == env->deadline)
+			mp_log(s->ctx, MP_LOG_ERR, "%s: still loading when the run's time was up; "
 			       "giving up on it and what depends on it", m->name);
 		else
-			mp_log(ctx, MP_LOG_ERR, "%s: init() has not returned after %u s; giving up "
-			       "on it and what depends on it", m->name, ctx->opts.timeout_ms / 1000);
+			mp_log(s->ctx, MP_LOG_ERR, "%s: init() has not returned after %u s; giving up "
+			       "on it and what depends on it", m->name, env->timeout_ms / 1000);
 		/* The thread stays in the kernel until init() returns; the pool
 		 * gets a new one so the rest of the plan keeps its width. */
 		w->abandoned = true;
@@ -330,7 +334,7 @@ static bool all_final(const struct mp_plan *p, int wave, bool waves)
  * worker will take another job. */
 static void skip_rest(struct sched *s, const char *why, int prio)
 {
-	struct mp_plan *p = &s->ctx->plan;
+	struct mp_plan *p = s->plan;
 	int i;
 
 	for (i = 0; i < p->nmods; i++) {
@@ -348,38 +352,25 @@ static void skip_rest(struct sched *s, const char *why, int prio)
 
 static bool stalled(struct sched *s)
 {
-	count_waiting(&s->ctx->plan);
+	count_waiting(s->plan);
 	if (release_ready(s) < 0 || s->qlen > 0)
 		return false;
 	skip_rest(s, "internal error: its dependencies never finished", MP_LOG_ERR);
 	return true;
 }
 
-/* New devices: resolve them (here, in the one libkmod thread) and let the
- * new modules in. Called with the lock held: the plan grows, and workers
- * hold only copies of pointers to strings that do not move. */
-static int take_devices(struct sched *s, bool rescan)
+/* More work from the conductor, which resolves it and computes the waves
+ * (in this thread, the one libkmod thread). Called with the lock held: the
+ * plan grows, and workers hold only copies of pointers to strings that do
+ * not move. */
+static int take_more(struct sched *s, bool rescan)
 {
-	struct mp_ctx *ctx = s->ctx;
-	int before = ctx->plan.nmods, r;
+	int r = s->feed.more(s->feed.data, rescan);
 
-	r = mp_coldplug_drain(ctx);
-	if (r == -ENOBUFS || rescan) {
-		if (r == -ENOBUFS)
-			mp_log(ctx, MP_LOG_INFO, "uevents were lost; rescanning %s/devices", ctx->sysfs);
-		r = mp_coldplug_scan(ctx, MP_SRC_UEVENT);
-	}
-	if (r < 0)
-		return r;
-	if (ctx->plan.nmods == before)
-		return 0;
-	r = mp_graph_waves(&ctx->plan, ctx);
-	if (r < 0)
-		return r;
-	count_waiting(&ctx->plan);
-	return ctx->plan.nmods - before;
+	if (r > 0)
+		count_waiting(s->plan);
+	return r;
 }
-
 
 /*
  * The loop stopped on an error while loads may be in flight. A worker in
@@ -414,21 +405,76 @@ static void drain(struct sched *s)
 	skip_rest(s, "not tried: loading stopped on an error", -1);
 }
 
+static bool idle(const struct sched *s)
+{
+	return s->qlen == 0 && s->running == 0;
+}
+
+enum next { WAIT, AGAIN, END };
+
+/*
+ * Nothing queued, nothing running: the next wave, more work, or the end.
+ * With a feed (coldplug), the devices the last loads made get settle_ms
+ * to be announced, then a rescan; one that brings nothing new ends the
+ * run. Called with the lock held.
+ */
+static enum next when_idle(struct sched *s, uint64_t *quiet_since, uint64_t *wait_ns, int *r)
+{
+	const struct mp_plan *p = s->plan;
+	uint64_t settle = (uint64_t)s->opts->settle_ms * 1000000u, now = mp_now_ns();
+
+	if (!all_final(p, 0, false)) {
+		if (s->opts->waves && all_final(p, s->wave, true)) {
+			s->wave++;
+			*r = release_ready(s);
+			return AGAIN;
+		}
+		return stalled(s) ? END : AGAIN;
+	}
+	if (s->feed.more == NULL)
+		return END;
+	if (*quiet_since == 0)
+		*quiet_since = now;
+	if (now - *quiet_since < settle) {
+		if (settle - (now - *quiet_since) < *wait_ns)
+			*wait_ns = settle - (now - *quiet_since);
+		return WAIT;
+	}
+	*r = take_more(s, true);
+	if (*r <= 0)
+		return END;
+	*quiet_since = 0;
+	*r = release_ready(s);
+	return AGAIN;
+}
+
+/* Until a worker finishes, the feed has news, or wait_ns pass. Called with
+ * the lock held; drops it while it sleeps. */
+static void wait_for_news(struct sched *s, uint64_t wait_ns)
+{
+	struct pollfd pfd[2] = { { s->wake[0], POLLIN, 0 }, { s->feed.fd, POLLIN, 0 } };
+	char buf[64];
+
+	pthread_mutex_unlock(&s->lock);
+	if (poll(pfd, s->feed.fd >= 0 ? 2 : 1, (int)(wait_ns / 1000000u) + 1) > 0 &&
+	    (pfd[0].revents & POLLIN))
+		while (read(s->wake[0], buf, sizeof(buf)) > 0)
+			;
+	pthread_mutex_lock(&s->lock);
+}
+
 static int loop(struct sched *s)
 {
-	struct mp_ctx *ctx = s->ctx;
-	struct mp_plan *p = &ctx->plan;
+	const struct mp_env *env = s->env;
 	uint64_t quiet_since = 0;
 	int r = 0;
 
 	pthread_mutex_lock(&s->lock);
-	count_waiting(p);
+	count_waiting(s->plan);
 	r = release_ready(s);
 	while (r == 0) {
-		struct pollfd pfd[2] = { { s->wake[0], POLLIN, 0 }, { ctx->uevent_fd, POLLIN, 0 } };
+		enum next next = WAIT;
 		uint64_t wait_ns, now;
-		char buf[64];
-		int timeout_ms;
 
 		r = apply_results(s);
 		if (r < 0)
@@ -437,61 +483,29 @@ static int loop(struct sched *s)
 		wait_ns = check_hung(s, now, &r);
 		if (r < 0)
 			break;
-		if (ctx->deadline && now >= ctx->deadline) {
+		if (env->deadline && now >= env->deadline) {
 			/* every job's expiry is at the deadline or before: what
 			 * was loading was given up on just now, with this now */
 			skip_rest(s, "not tried: the run's time was up", -1);
 			break;
 		}
-		if (ctx->uevent_fd >= 0) {
-			r = take_devices(s, false);
-			if (r < 0)
-				break;
+		if (s->feed.fd >= 0) {
+			r = take_more(s, false);
 			if (r > 0)
 				quiet_since = 0;
-			r = release_ready(s);
+			if (r >= 0)
+				r = release_ready(s);
 			if (r < 0)
 				break;
 		}
-		if (ctx->opts.waves && s->qlen == 0 && s->running == 0 &&
-		    all_final(p, s->wave, true) && !all_final(p, 0, false)) {
-			s->wave++;
-			r = release_ready(s);
-			continue;
-		}
-		if (s->qlen == 0 && s->running == 0 && !all_final(p, 0, false) &&
-		    !ctx->opts.waves && stalled(s))
-			break;
-		if (s->qlen == 0 && s->running == 0 && all_final(p, 0, false)) {
-			/* Nothing left. With coldplug, give the devices the last
-			 * loads made time to be announced, then rescan: a rescan
-			 * that brings nothing new ends the run. */
-			uint64_t settle = (uint64_t)ctx->opts.settle_ms * 1000000u;
-
-			now = mp_now_ns();
-			if (!ctx->opts.coldplug)
-				break;
-			if (quiet_since == 0)
-				quiet_since = now;
-			if (now - quiet_since >= settle) {
-				r = take_devices(s, true);
-				if (r <= 0)
-					break;
-				quiet_since = 0;
-				r = release_ready(s);
-				continue;
-			}
-			if (settle - (now - quiet_since) < wait_ns)
-				wait_ns = settle - (now - quiet_since);
-		} else {
+		if (idle(s))
+			next = when_idle(s, &quiet_since, &wait_ns, &r);
+		else
 			quiet_since = 0;
-		}
-		pthread_mutex_unlock(&s->lock);
-		timeout_ms = (int)(wait_ns / 1000000u) + 1;
-		if (poll(pfd, ctx->uevent_fd >= 0 ? 2 : 1, timeout_ms) > 0 && (pfd[0].revents & POLLIN))
-			while (read(s->wake[0], buf, sizeof(buf)) > 0)
-				;
-		pthread_mutex_lock(&s->lock);
+		if (next == END || r < 0)
+			break;
+		if (next == WAIT)
+			wait_for_news(s, wait_ns);
 	}
 	if (r < 0)
 		drain(s);
@@ -509,28 +523,30 @@ static void stop_all(struct sched *s)
 	pthread_mutex_unlock(&s->lock);
 }
 
-int mp_sched_run(struct mp_ctx *ctx)
+int mp_sched_run(struct mp_ctx *ctx, const struct mp_feed *feed)
 {
 	struct sched *s = calloc(1, sizeof(*s));
-	uint64_t t = mp_now_ns();
 	bool any_hung = false;
 	int i, r;
 
 	if (s == NULL)
 		return -ENOMEM;
 	s->ctx = ctx;
+	s->plan = mp_ctx_plan(ctx);
+	s->env = mp_ctx_env(ctx);
+	s->opts = mp_ctx_opts(ctx);
+	s->feed = *feed;
 	s->wake[0] = s->wake[1] = -1;
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->work, NULL);
 	mp_budget_init(&s->budget, MP_DECOMPRESS_MAX);
-	r = pipe2(s->wake, O_CLOEXEC | O_NONBLOCK) < 0 ? -errno : mp_graph_waves(&ctx->plan, ctx);
-	for (i = 0; i < ctx->jobs && r == 0; i++)
+	r = pipe2(s->wake, O_CLOEXEC | O_NONBLOCK) < 0 ? -errno : 0;
+	for (i = 0; i < s->env->jobs && r == 0; i++)
 		r = start_worker(s);
 	if (r == 0)
 		r = loop(s);
 	else
 		stop_all(s);
-	ctx->elapsed = mp_now_ns() - t;
 
 	/* Idle workers end now: stop is set, and they look at it before
 	 * taking a job. A hung one is in the kernel until its init() returns

@@ -208,44 +208,6 @@ int mp_append(void *arrayp, int *n, int *cap, size_t elemsz)
 	return 0;
 }
 
-void mp_logv(struct mp_ctx *ctx, int prio, const char *fmt, va_list ap)
-{
-	if (ctx->log)
-		ctx->log(ctx->log_data, prio, fmt, ap);
-}
-
-void mp_log(struct mp_ctx *ctx, int prio, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	mp_logv(ctx, prio, fmt, ap);
-	va_end(ap);
-}
-
-/* A warning is logged and kept for the report. */
-void mp_warn(struct mp_ctx *ctx, const char *fmt, ...)
-{
-	struct mp_plan *p = &ctx->plan;
-	va_list ap;
-	char *s = NULL;
-	int cap = p->nwarnings;
-
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	if (s == NULL)
-		return;
-	mp_log(ctx, MP_LOG_WARNING, "%s", s);
-	/* warnings are few: grow one at a time */
-	if (mp_append(&p->warnings, &p->nwarnings, &cap, sizeof(char *)) < 0) {
-		free(s);
-		return;
-	}
-	p->warnings[p->nwarnings - 1] = s;
-}
-
 static const struct {
 	int err;
 	const char *name;

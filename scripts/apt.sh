@@ -2,9 +2,14 @@
 # A private apt configuration under build/apt: source packages and trixie's
 # kernel come from Debian without touching the host's sources.list.
 # Usage: scripts/apt.sh apt-get|apt-cache ARGS...
+# MP_APT_ARCH=arm64 (or armhf): the same archive for that architecture only,
+# with its own lists under build/apt-ARCH (cross builds: musl-dev, busybox
+# and the kernel of that architecture, downloaded and unpacked, never
+# installed).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-dir=${MP_APT_DIR:-$top/build/apt}
+arch=${MP_APT_ARCH:-}
+dir=${MP_APT_DIR:-$top/build/apt${arch:+-$arch}}
 key=/usr/share/keyrings/debian-archive-keyring.gpg
 mirror=${MP_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 secmirror=${MP_DEBIAN_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
@@ -29,6 +34,11 @@ opts="-o Dir::Etc::SourceList=$dir/sources.list
 -o Dir::Cache=$dir/cache
 -o APT::Sandbox::User=root
 -o Debug::NoLocking=1"
+if [ -n "$arch" ]; then
+	opts="$opts
+-o APT::Architecture=$arch
+-o APT::Architectures=$arch"
+fi
 
 # The lists are refreshed at most once a day.
 stamp="$dir/state/updated"

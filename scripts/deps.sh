@@ -8,7 +8,7 @@ pkgs="build-essential musl-tools clang libclang-rt-14-dev llvm
 libkmod-dev libzstd-dev liblzma-dev zlib1g-dev libblkid-dev
 kmod zstd xz-utils gzip cpio jq file python3
 autoconf automake libtool pkg-config gettext autopoint dpkg-dev debian-archive-keyring
-qemu-system-x86 busybox-static dracut-core initramfs-tools-core systemd udev
+qemu-system-x86 qemu-system-arm gcc-aarch64-linux-gnu busybox-static dracut-core initramfs-tools-core systemd udev
 e2fsprogs xfsprogs btrfs-progs dosfstools fdisk
 flex bison libelf-dev bc libssl-dev rsync
 shellcheck gnuplot-nox valgrind

@@ -65,6 +65,15 @@ lint() {
 	else
 		echo "FAIL: lint/static: $(file build/modpreload)"
 	fi
+	# the cross build (make ARCH=arm64), when there is one
+	if [ -f build/arm64/modpreload ]; then
+		size=$(stat -c %s build/arm64/modpreload)
+		if [ "$size" -le 294912 ]; then
+			echo "PASS: lint/size-arm64 (build/arm64/modpreload is $size bytes, budget 294912)"
+		else
+			echo "FAIL: lint/size-arm64: build/arm64/modpreload is $size bytes, over 288 KiB"
+		fi
+	fi
 }
 
 vm() {

@@ -5,7 +5,7 @@
 #
 # Usage: tests/modules/build.sh [--compress zstd|xz|gzip|none] KERNEL_NAME OUTDIR
 #
-#   KERNEL_NAME  bookworm, trixie or stats (see tests/vm/kernels.sh)
+#   KERNEL_NAME  bookworm, trixie, stats or arm64 (see tests/vm/kernels.sh)
 #   OUTDIR       the tree goes to OUTDIR/lib/modules/KVER/ (replaced)
 #   --compress   compress the test modules (.ko.zst, .ko.xz, .ko.gz) before
 #                depmod; default none.  The kernel's own modules stay as the
@@ -43,7 +43,7 @@ case $compress in zstd | xz | gzip | none) ;; *) usage ;; esac
 line=$("$top/tests/vm/kernels.sh" "$name")
 kver=$(echo "$line" | cut -d' ' -f2)
 kdir=$(echo "$line" | cut -d' ' -f3)
-BUILD='' KMAKE_ARGS=''
+BUILD='' KMAKE_ARGS='' CROSS_COMPILE=''
 # shellcheck source=/dev/null # written by tests/vm/kernels.sh
 . "$kdir/kernel.env"
 if [ -z "$BUILD" ] || [ ! -d "$BUILD" ]; then
@@ -100,7 +100,7 @@ make -s -C "$BUILD" M="$work/nosym" KBUILD_MODPOST_WARN=1 $KMAKE_ARGS modules \
 	cat "$work/nosym/build.log" >&2
 	die "building mpt_nosym against $name failed"
 }
-nm -u "$work/nosym/mpt_nosym.ko" | grep -q ' mpt_nosym_nowhere$' ||
+"${CROSS_COMPILE}nm" -u "$work/nosym/mpt_nosym.ko" | grep -q ' mpt_nosym_nowhere$' ||
 	die "mpt_nosym.ko does not need mpt_nosym_nowhere"
 log "built for $name ($kver) in $(($(date +%s) - t0)) s"
 
@@ -115,7 +115,7 @@ for f in modules.order modules.builtin modules.builtin.modinfo; do
 done
 cp "$work"/mpt_*.ko "$work"/nosym/mpt_nosym.ko "$dest/extra/"
 # Like INSTALL_MOD_STRIP=1: keeps images small (about 10 KiB a module).
-strip --strip-debug "$dest"/extra/*.ko
+"${CROSS_COMPILE}strip" --strip-debug "$dest"/extra/*.ko
 case $compress in
 zstd) zstd -q -T0 --rm -f "$dest"/extra/*.ko ;;
 xz) xz -f --check=crc32 --lzma2=dict=1MiB "$dest"/extra/*.ko ;;

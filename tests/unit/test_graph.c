@@ -1,14 +1,24 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* The graph on made-up plans: waves, cycles, critical path, propagation. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "internal.h"
 #define T_SUITE "graph"
 #include "t.h"
 
-static struct mp_ctx *new_ctx(void)
+/* What graph.c said, as the context would keep it for the report. */
+struct said {
+	char *warnings[4];
+	int nwarnings;
+};
+
+static void keep(void *data, const char *msg)
 {
-	return calloc(1, sizeof(struct mp_ctx));
+	struct said *w = data;
+
+	if (w->nwarnings < 4)
+		w->warnings[w->nwarnings++] = strdup(msg);
 }
 
 static int node(struct mp_plan *p, const char *name)
@@ -19,36 +29,36 @@ static int node(struct mp_plan *p, const char *name)
 	return idx;
 }
 
-static void free_ctx(struct mp_ctx *ctx)
+static void free_plan(struct mp_plan *p, struct said *w)
 {
-	mp_plan_free(&ctx->plan);
-	free(ctx);
+	while (w && w->nwarnings > 0)
+		free(w->warnings[--w->nwarnings]);
+	mp_graph_free(p);
 }
 
 /* a <- b <- c, a <- d: waves 0,1,2 and 1 */
 static void waves_chain(void)
 {
-	struct mp_ctx *ctx = new_ctx();
-	struct mp_plan *p = &ctx->plan;
+	struct mp_plan plan = { 0 }, *p = &plan;
+	struct said w = { 0 }, *said = &w;
 	int a = node(p, "a"), b = node(p, "b"), c = node(p, "c"), d = node(p, "d");
 
 	mp_graph_depend(p, b, a, false);
 	mp_graph_depend(p, c, b, false);
 	mp_graph_depend(p, d, a, false);
-	CHECK(mp_graph_waves(p, ctx) == 0);
+	CHECK(mp_graph_waves(p, keep, said) == 0);
 	CHECK(p->mods[a].wave == 0);
 	CHECK(p->mods[b].wave == 1);
 	CHECK(p->mods[c].wave == 2);
 	CHECK(p->mods[d].wave == 1);
-	CHECK(p->nwarnings == 0);
-	free_ctx(ctx);
+	CHECK(said->nwarnings == 0);
+	free_plan(p, said);
 }
 
 /* The same edge twice stays one edge; hard wins over soft. */
 static void edges_dedup(void)
 {
-	struct mp_ctx *ctx = new_ctx();
-	struct mp_plan *p = &ctx->plan;
+	struct mp_plan plan = { 0 }, *p = &plan;
 	int a = node(p, "a"), b = node(p, "b");
 
 	mp_graph_depend(p, b, a, true);
@@ -59,65 +69,63 @@ static void edges_dedup(void)
 	CHECK(!p->mods[b].deps[0].soft);
 	CHECK(p->mods[a].nusers == 1);
 	CHECK(p->mods[a].ndeps == 0);
-	free_ctx(ctx);
+	free_plan(p, NULL);
 }
 
 /* Softdep cycle: a pre: b, b pre: a. One soft edge goes, with a warning. */
 static void soft_cycle_broken(void)
 {
-	struct mp_ctx *ctx = new_ctx();
-	struct mp_plan *p = &ctx->plan;
+	struct mp_plan plan = { 0 }, *p = &plan;
+	struct said w = { 0 }, *said = &w;
 	int a = node(p, "a"), b = node(p, "b"), c = node(p, "c");
 
 	mp_graph_depend(p, a, b, true);
 	mp_graph_depend(p, b, a, true);
 	mp_graph_depend(p, c, a, false);
-	CHECK(mp_graph_waves(p, ctx) == 0);
-	CHECK(p->nwarnings == 1);
-	CHECK(p->nwarnings == 1 && strstr(p->warnings[0], "softdep cycle") != NULL);
+	CHECK(mp_graph_waves(p, keep, said) == 0);
+	CHECK(said->nwarnings == 1);
+	CHECK(said->nwarnings == 1 && strstr(said->warnings[0], "softdep cycle") != NULL);
 	CHECK(p->mods[a].ndeps + p->mods[b].ndeps == 1);
 	CHECK(p->mods[c].wave == p->mods[a].wave + 1);
-	free_ctx(ctx);
+	free_plan(p, said);
 }
 
 /* A cycle mixing hard and soft edges loses the soft one. */
 static void mixed_cycle_keeps_hard(void)
 {
-	struct mp_ctx *ctx = new_ctx();
-	struct mp_plan *p = &ctx->plan;
+	struct mp_plan plan = { 0 }, *p = &plan;
 	int a = node(p, "a"), b = node(p, "b"), c = node(p, "c");
 
 	mp_graph_depend(p, b, a, false); /* b needs a */
 	mp_graph_depend(p, c, b, false); /* c needs b */
 	mp_graph_depend(p, a, c, true);  /* a softdep pre: c */
-	CHECK(mp_graph_waves(p, ctx) == 0);
+	CHECK(mp_graph_waves(p, NULL, NULL) == 0);
 	CHECK(p->mods[a].ndeps == 0);
 	CHECK(p->mods[b].ndeps == 1 && p->mods[c].ndeps == 1);
 	CHECK(p->mods[c].wave == 2);
-	free_ctx(ctx);
+	free_plan(p, NULL);
 }
 
 /* A hard-only cycle (corrupt index) is still broken, never looped on. */
 static void hard_cycle_broken(void)
 {
-	struct mp_ctx *ctx = new_ctx();
-	struct mp_plan *p = &ctx->plan;
+	struct mp_plan plan = { 0 }, *p = &plan;
+	struct said w = { 0 }, *said = &w;
 	int a = node(p, "a"), b = node(p, "b"), c = node(p, "c");
 
 	mp_graph_depend(p, a, b, false);
 	mp_graph_depend(p, b, c, false);
 	mp_graph_depend(p, c, a, false);
-	CHECK(mp_graph_waves(p, ctx) == 0);
-	CHECK(p->nwarnings == 1 && strstr(p->warnings[0], "dependency cycle") != NULL);
+	CHECK(mp_graph_waves(p, keep, said) == 0);
+	CHECK(said->nwarnings == 1 && strstr(said->warnings[0], "dependency cycle") != NULL);
 	CHECK(p->mods[a].ndeps + p->mods[b].ndeps + p->mods[c].ndeps == 2);
-	free_ctx(ctx);
+	free_plan(p, said);
 }
 
 /* Critical path follows measured time, not depth. */
 static void critical_path_by_time(void)
 {
-	struct mp_ctx *ctx = new_ctx();
-	struct mp_plan *p = &ctx->plan;
+	struct mp_plan plan = { 0 }, *p = &plan;
 	int a = node(p, "a"), b = node(p, "b"), c = node(p, "c"), d = node(p, "d");
 	int chain[8], len;
 	uint64_t ns;
@@ -131,21 +139,20 @@ static void critical_path_by_time(void)
 	p->mods[c].t_start = 20;
 	p->mods[c].t_end = 30;
 	p->mods[d].t_end = 100;
-	CHECK(mp_graph_waves(p, ctx) == 0);
+	CHECK(mp_graph_waves(p, NULL, NULL) == 0);
 	CHECK(mp_graph_critical_path(p, chain, &len, &ns) == 0);
 	CHECK(len == 1 && chain[0] == d && ns == 100);
 
 	p->mods[d].t_end = 20;
 	CHECK(mp_graph_critical_path(p, chain, &len, &ns) == 0);
 	CHECK(len == 3 && chain[0] == a && chain[1] == b && chain[2] == c && ns == 30);
-	free_ctx(ctx);
+	free_plan(p, NULL);
 }
 
 /* Before anything ran, the critical path is the deepest chain. */
 static void critical_path_dry(void)
 {
-	struct mp_ctx *ctx = new_ctx();
-	struct mp_plan *p = &ctx->plan;
+	struct mp_plan plan = { 0 }, *p = &plan;
 	int x = node(p, "x"), a = node(p, "a"), b = node(p, "b"), c = node(p, "c");
 	int chain[8], len;
 	uint64_t ns;
@@ -153,10 +160,10 @@ static void critical_path_dry(void)
 	mp_graph_depend(p, b, a, false);
 	mp_graph_depend(p, c, b, false);
 	(void)x;
-	CHECK(mp_graph_waves(p, ctx) == 0);
+	CHECK(mp_graph_waves(p, NULL, NULL) == 0);
 	CHECK(mp_graph_critical_path(p, chain, &len, &ns) == 0);
 	CHECK(len == 3 && chain[2] == c && ns == 0);
-	free_ctx(ctx);
+	free_plan(p, NULL);
 }
 
 /*
@@ -165,8 +172,7 @@ static void critical_path_dry(void)
  */
 static void finish_propagates(void)
 {
-	struct mp_ctx *ctx = new_ctx();
-	struct mp_plan *p = &ctx->plan;
+	struct mp_plan plan = { 0 }, *p = &plan;
 	int base = node(p, "base"), kid = node(p, "kid"), grandkid = node(p, "grandkid");
 	int soft = node(p, "soft"), other = node(p, "other"), both = node(p, "both");
 	int ready[16], n = 0;
@@ -176,7 +182,7 @@ static void finish_propagates(void)
 	mp_graph_depend(p, soft, base, true);
 	mp_graph_depend(p, both, other, false);
 	mp_graph_depend(p, both, soft, false);
-	CHECK(mp_graph_waves(p, ctx) == 0);
+	CHECK(mp_graph_waves(p, NULL, NULL) == 0);
 	p->mods[kid].waiting = 1;
 	p->mods[grandkid].waiting = 1;
 	p->mods[soft].waiting = 1;
@@ -200,14 +206,13 @@ static void finish_propagates(void)
 	CHECK(mp_graph_finish(p, other, ready, &n) == 0);
 	CHECK(p->mods[both].state == MP_SKIPPED);
 	CHECK_STR(p->mods[both].skip_why, "depends on other, whose init() hung");
-	free_ctx(ctx);
+	free_plan(p, NULL);
 }
 
 /* A wide fan-out: 64 users of one base are all wave 1 and all released at once. */
 static void fanout_release(void)
 {
-	struct mp_ctx *ctx = new_ctx();
-	struct mp_plan *p = &ctx->plan;
+	struct mp_plan plan = { 0 }, *p = &plan;
 	int base = node(p, "base"), i, ready[80], n = 0;
 	char name[16];
 
@@ -219,13 +224,13 @@ static void fanout_release(void)
 		mp_graph_depend(p, k, base, false);
 		p->mods[k].waiting = 1;
 	}
-	CHECK(mp_graph_waves(p, ctx) == 0);
+	CHECK(mp_graph_waves(p, NULL, NULL) == 0);
 	for (i = 1; i <= 64; i++)
 		CHECK(p->mods[i].wave == 1);
 	p->mods[base].state = MP_LIVE;
 	CHECK(mp_graph_finish(p, base, ready, &n) == 0);
 	CHECK(n == 64);
-	free_ctx(ctx);
+	free_plan(p, NULL);
 }
 
 int main(void)

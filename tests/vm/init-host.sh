@@ -5,9 +5,13 @@
 #
 #   init_kernel                 sets KVER and KDIR (bookworm), or fails
 #   init_build                  make build/modpreload-init (quietly)
-#   init_rootdir DIR            a root tree: static busybox, /sbin/init =
+#   init_rootdir DIR            a root tree: static busybox ($MPT_BUSYBOX, or
+#                               the host's), /sbin/init =
 #                               tests/vm/guest/init-root.sh, tests/vm/lib.sh
 #   init_mkfs TYPE DIR IMG UUID LABEL   ext4, xfs or btrfs from DIR
+#   init_arm64                  sets KVER and KDIR (arm64), makes the arm64
+#                               /init and sets MPT_BUSYBOX to Debian's arm64
+#                               busybox-static (unpacked), or fails
 #   init_result KEY FILE        like mpt_get
 # Needs e2fsprogs, xfsprogs, btrfs-progs, busybox-static.
 
@@ -24,6 +28,25 @@ init_kernel() {
 	[ -n "$KDIR" ] && [ -f "$KDIR/vmlinuz" ]
 }
 
+init_arm64() {
+	# shellcheck disable=SC2046 # the line is "NAME KVER DIR"
+	set -- $("$top/tests/vm/kernels.sh" arm64 2>/dev/null | awk '$1 == "arm64"')
+	# shellcheck disable=SC2034 # for the cases
+	KVER=${2:-}
+	KDIR=${3:-}
+	{ [ -n "$KDIR" ] && [ -f "$KDIR/vmlinuz" ]; } || return 1
+	make -s -C "$top" ARCH=arm64 build/arm64/modpreload-init >&2 || return 1
+	bbdir=$top/build/arm64/busybox
+	MPT_BUSYBOX=$bbdir/bin/busybox
+	export MPT_BUSYBOX
+	[ -x "$MPT_BUSYBOX" ] && return 0
+	rm -rf "$bbdir"
+	mkdir -p "$bbdir/deb"
+	(cd "$bbdir/deb" &&
+		MP_APT_ARCH=arm64 "$top/scripts/apt.sh" apt-get -q download busybox-static/bookworm &&
+		dpkg -x busybox-static_*.deb ..) >&2 && [ -x "$MPT_BUSYBOX" ]
+}
+
 init_build() {
 	make -s -C "$top" build/modpreload-init build/modpreload >&2
 }
@@ -33,7 +56,7 @@ init_rootdir() {
 	rm -rf "$d"
 	mkdir -p "$d/bin" "$d/sbin" "$d/usr/bin" "$d/usr/sbin" "$d/mpt" "$d/etc" \
 		"$d/dev" "$d/proc" "$d/sys" "$d/run" "$d/tmp"
-	bb=$(command -v busybox) || return 1
+	bb=${MPT_BUSYBOX:-$(command -v busybox)} || return 1
 	cp "$bb" "$d/bin/busybox"
 	for a in sh cat awk sed grep mount umount sleep sync poweroff cut tr wc ls echo; do
 		ln -s busybox "$d/bin/$a"

@@ -2,7 +2,7 @@
 # Fetch (or build) the kernels the VM tests boot and keep them cached under
 # build/kernels/NAME/.
 #
-# Usage: tests/vm/kernels.sh [bookworm|trixie|stats|all]...
+# Usage: tests/vm/kernels.sh [bookworm|trixie|stats|arm64|all]...
 #
 # Prints one line per kernel on stdout:  NAME KVER DIR
 # Progress goes to stderr.  Every DIR has the same layout:
@@ -28,6 +28,11 @@
 #           CONFIG_MODULE_STATS (tinyconfig plus the options listed at
 #           stats_kernel below), built here in about 4.5 minutes on 2 cores;
 #           the build tree is kept (DIR/obj).
+# arm64     Debian bookworm's 6.1 kernel for arm64 (linux-image-arm64), for
+#           qemu-system-aarch64 -M virt; its headers with the amd64
+#           linux-kbuild (host tools), modules cross-built with
+#           aarch64-linux-gnu-gcc.  kernel.env adds ARCH (arm64) and
+#           CROSS_COMPILE.  Not part of "all".
 #
 # Environment: MP_KERNELS_DIR (default build/kernels), MP_JOBS (make -j),
 # MP_KERNELS_REFRESH=1 (look the versions up again now).
@@ -335,6 +340,84 @@ stats_kernel() {
 	print_line stats "$dir"
 }
 
+# --- Debian's arm64 kernel --------------------------------------------------
+# Fetched by the private apt for arm64 (scripts/apt.sh, MP_APT_ARCH), never
+# installed.  Its headers point their scripts at linux-kbuild-6.1, a package
+# of the build machine's architecture: the amd64 one of the same version,
+# with ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-, builds modules for it.
+
+arm64_apt() { MP_APT_ARCH=arm64 "$apt" "$@"; }
+
+arm64_best_version() {
+	best=
+	for v in $(arm64_apt apt-cache madison linux-image-arm64 | awk -F'|' '
+		$3 ~ / Packages$/ {
+			split($3, w, " "); split(w[2], s, "/")
+			if (s[1] == "bookworm" || s[1] == "bookworm-security") { gsub(/ /, "", $2); print $2 }
+		}'); do
+		if [ -z "$best" ] || dpkg --compare-versions "$v" gt "$best"; then
+			best=$v
+		fi
+	done
+	[ -n "$best" ] || die "arm64: no linux-image-arm64 in bookworm"
+	echo "$best"
+}
+
+arm64_abi() {
+	arm64_apt apt-cache show "linux-image-arm64=$1" |
+		sed -n 's/^Depends:.*linux-image-\([^ ,]*\)-arm64.*/\1-arm64/p' | head -n 1
+}
+
+arm64_kernel() {
+	dir=$kdir/arm64
+	ver=$(memo version-arm64 arm64_best_version)
+	abi=$(memo "abi-arm64-$ver" arm64_abi "$ver")
+	[ -n "$abi" ] || die "arm64: cannot find the ABI linux-image-arm64=$ver depends on"
+	cross=aarch64-linux-gnu-
+	key="deb:linux-image-$abi-unsigned:$ver headers:extracted kbuild:amd64 cross:$cross"
+	if [ "$(kernel_env_key "$dir")" = "$key" ]; then
+		print_line arm64 "$dir"
+		return
+	fi
+	command -v "${cross}gcc" >/dev/null || die "arm64: no ${cross}gcc (scripts/deps.sh)"
+	log "arm64: fetching linux-image-$abi-unsigned ($ver)"
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	kb=${abi%-arm64}
+	dl=$kdir/debs/arm64
+	if ! have_deb "$dl" "linux-image-$abi-unsigned" "$ver" ||
+		! have_deb "$dl" "linux-headers-$abi" "$ver" ||
+		! have_deb "$dl" "linux-headers-$kb-common" "$ver" ||
+		! have_deb "$dl" linux-kbuild-6.1 "$ver"; then
+		rm -rf "$dl"
+		mkdir -p "$dl"
+		(cd "$dl" && arm64_apt apt-get -q download "linux-image-$abi-unsigned=$ver" \
+			"linux-headers-$abi=$ver" "linux-headers-$kb-common=$ver" >&2)
+		# the host tools: the build machine's own architecture
+		download "$dl" "linux-kbuild-6.1=$ver"
+	fi
+	dpkg -x "$dl/linux-image-$abi-unsigned_"*.deb "$dir"
+	[ -d "$dir/lib/modules/$abi" ] || die "arm64: no lib/modules/$abi in the package"
+	[ -f "$dir/boot/vmlinuz-$abi" ] || die "arm64: no boot/vmlinuz-$abi in the package"
+	depmod -b "$dir" "$abi"
+	ln -sfn "boot/vmlinuz-$abi" "$dir/vmlinuz"
+	hroot=$dir/headers
+	mkdir -p "$hroot"
+	for deb in "$dl/linux-headers-"*.deb "$dl/linux-kbuild-"*.deb; do dpkg -x "$deb" "$hroot"; done
+	build=$hroot/usr/src/linux-headers-$abi
+	fix_abs_links "$hroot"
+	sed -i "s|^include /usr/src/|include $hroot/usr/src/|" "$build/Makefile"
+	ln -sfn "$build" "$dir/build"
+	write_env "$dir" "$abi" "$dir/boot/vmlinuz-$abi" "$build" "$key" \
+		"$(modcomp_of "$dir/lib/modules/$abi")" "ARCH=arm64 CROSS_COMPILE=$cross"
+	# after KEY: a cached arm64 kernel is always complete
+	{
+		echo "ARCH='arm64'"
+		echo "CROSS_COMPILE='$cross'"
+	} >>"$dir/kernel.env"
+	print_line arm64 "$dir"
+}
+
 # --- main ---------------------------------------------------------------------
 
 [ $# -gt 0 ] || set -- all
@@ -344,11 +427,12 @@ for what in "$@"; do
 	bookworm) debian_kernel bookworm bookworm bookworm-security ;;
 	trixie) debian_kernel trixie trixie ;;
 	stats) stats_kernel ;;
+	arm64) arm64_kernel ;;
 	all)
 		debian_kernel bookworm bookworm bookworm-security
 		debian_kernel trixie trixie
 		stats_kernel
 		;;
-	*) die "unknown kernel '$what' (bookworm, trixie, stats or all)" ;;
+	*) die "unknown kernel '$what' (bookworm, trixie, stats, arm64 or all)" ;;
 	esac
 done

@@ -5,7 +5,7 @@
 #
 # Usage: tests/vm/run.sh -k KERNEL_IMAGE -i INITRD [-s SMP] [-m MEM_MB]
 #            [-a "extra kernel cmdline"] [-t TIMEOUT_S] [--disk IMG]
-#            [-l LOG] [--verbose] [--no-trace] [--until TEXT]
+#            [-l LOG] [--verbose] [--no-trace] [--until TEXT] [--arch ARCH]
 #
 #   -s SMP        vCPUs (default 2)
 #   -m MEM_MB     memory (default 512)
@@ -16,7 +16,10 @@
 #                 verdict on the guest's speed. On expiry QEMU is killed,
 #                 "run.sh: TIMEOUT ..." names the phase the guest was in, and
 #                 the exit code is 124
-#   --disk IMG    a raw disk image as a virtio-blk drive
+#   --disk IMG    a raw disk image as a virtio-blk drive (PCI)
+#   --arch ARCH   x86_64 (default) or arm64: qemu-system-aarch64 -M virt
+#                 -cpu max, console on ttyAMA0 (the PL011), the kernel an
+#                 arm64 Image (Debian's vmlinuz is one: -kernel takes it)
 #   -l LOG        where the serial log goes (default: a new file under
 #                 build/vm-logs/); its path is reported on stderr
 #   --verbose     kernel messages on the console (default: quiet)
@@ -44,7 +47,7 @@ log() { printf 'run.sh: %s\n' "$*" >&2; }
 TRACE_EVENTS=syscalls:sys_enter_finit_module,syscalls:sys_exit_finit_module,syscalls:sys_enter_init_module,syscalls:sys_exit_init_module,module:module_load
 
 kernel='' initrd='' disk='' logf='' extra='' until=''
-smp=2 mem=512 timeout=300 verbose=0 trace=1
+smp=2 mem=512 timeout=300 verbose=0 trace=1 arch=x86_64
 while [ $# -gt 0 ]; do
 	case $1 in
 	-k) kernel=$2; shift 2 ;;
@@ -58,6 +61,7 @@ while [ $# -gt 0 ]; do
 	--verbose) verbose=1; shift ;;
 	--no-trace) trace=0; shift ;;
 	--until) until=$2; shift 2 ;;
+	--arch) arch=$2; shift 2 ;;
 	-h | --help) usage ;;
 	*) usage ;;
 	esac
@@ -78,16 +82,33 @@ if [ -z "$logf" ]; then
 	logf=$(mktemp "$top/build/vm-logs/run.$(date +%Y%m%d-%H%M%S).XXXXXX")
 fi
 
-cmdline="console=ttyS0 panic=-1 rdinit=/init"
+case $arch in
+x86_64 | amd64) console=ttyS0 ;;
+arm64 | aarch64) console=ttyAMA0 ;;
+*) log "unknown --arch $arch (x86_64 or arm64)"; exit 2 ;;
+esac
+cmdline="console=$console panic=-1 rdinit=/init"
 if [ "$verbose" = 0 ]; then cmdline="$cmdline quiet"; fi
 if [ "$trace" = 1 ]; then cmdline="$cmdline trace_event=$TRACE_EVENTS"; fi
 if [ -n "$extra" ]; then cmdline="$cmdline $extra"; fi
 
-set -- qemu-system-x86_64 -accel tcg,thread=multi -cpu max -m "$mem" \
-	-smp "$smp" -nographic -no-reboot \
-	-kernel "$kernel" -initrd "$initrd" -append "$cmdline"
-if [ -n "$disk" ]; then
-	set -- "$@" -drive "file=$disk,if=virtio,format=raw"
+if [ "$console" = ttyS0 ]; then
+	set -- qemu-system-x86_64 -accel tcg,thread=multi -cpu max -m "$mem" \
+		-smp "$smp" -nographic -no-reboot \
+		-kernel "$kernel" -initrd "$initrd" -append "$cmdline"
+	if [ -n "$disk" ]; then
+		set -- "$@" -drive "file=$disk,if=virtio,format=raw"
+	fi
+else
+	# virt: PCI (ECAM) for the disk, and the device tree's own devices
+	# (virtio-mmio slots, PL011, PL031, PL061, fw_cfg) for of: modaliases
+	set -- qemu-system-aarch64 -M virt -accel tcg,thread=multi -cpu max -m "$mem" \
+		-smp "$smp" -nographic -no-reboot \
+		-kernel "$kernel" -initrd "$initrd" -append "$cmdline"
+	if [ -n "$disk" ]; then
+		set -- "$@" -drive "file=$disk,if=none,id=disk0,format=raw" \
+			-device virtio-blk-pci,drive=disk0
+	fi
 fi
 
 # phase LOG: how far the guest got, from what its console shows (boots are

@@ -11,6 +11,7 @@
 #   proc.NAME        modules in /proc/modules (tests/vm/lib.sh's mpt_loaded)
 #   finit_* load_*   the finit_module trace (mpt_trace_counts)
 #   argv             the arguments init was given
+# and what /mpt/root-more.sh, when a case puts one in the root, prints.
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 # shellcheck source=tests/vm/lib.sh
 . /mpt/lib.sh
@@ -37,6 +38,9 @@ else
 fi
 mpt_loaded virtio_pci virtio_blk ext4 jbd2 mbcache crc16 xfs btrfs libcrc32c
 mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+# what a case adds (tests/vm/guest/arm64-root.sh)
+# shellcheck disable=SC1091 # the case's own, when it has one
+if [ -f /mpt/root-more.sh ]; then . /mpt/root-more.sh; fi
 mpt_trace_counts
 echo "MPT: done"
 mpt_poweroff

@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* The numeric options' bounds and defaults, in one table: main.c parses
+ * and explains -j, -t and --settle-ms with it, cmdline.c bounds
+ * rd.modpreload.jobs= and .timeout=, ctx.c fills in the defaults. */
+#include "modpreload.h"
+
+const struct mp_limit mp_limits[MP_LIM_MAX] = {
+	/* the default caps the CPU count: loads serialise on the kernel's
+	 * module locks well before, and more threads only cost memory */
+	[MP_LIM_JOBS] = { 1, 64, 16, "a number from %u to %u" },
+	[MP_LIM_TIMEOUT_S] = { 1, 86400, 60, "a number of seconds (%u-%u)" },
+	[MP_LIM_SETTLE_MS] = { 1, 60000, 200, "a number of ms (%u-%u)" },
+};

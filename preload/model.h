@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The data model: requests come from sources, resolve into modules, and
+ * the modules with their "waits for" edges are the plan. plan.c builds
+ * it, graph.c orders it, sched.c moves its states, report.c reads it.
+ */
+#ifndef MP_MODEL_H
+#define MP_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* Where a request came from; each has a counter in the report. */
+enum mp_source {
+	MP_SRC_ARGUMENT,
+	MP_SRC_CONFIG,
+	MP_SRC_CMDLINE,
+	MP_SRC_COLDPLUG,
+	MP_SRC_UEVENT, /* devices that appeared while we were loading */
+	MP_SRC_MAX,
+};
+
+enum mp_state {
+	MP_PENDING,  /* waiting for its dependencies */
+	MP_QUEUED,   /* ready, waiting for a worker */
+	MP_RUNNING,  /* a worker is in the syscall */
+	MP_LOADED,   /* we loaded it */
+	MP_LIVE,     /* it was already live (or someone else loaded it) */
+	MP_BUILTIN,  /* built into the kernel: nothing to load */
+	MP_FAILED,   /* the kernel or the file refused it: see err */
+	MP_SKIPPED,  /* not attempted: see why_skipped */
+	MP_HUNG,     /* its init() did not return within the timeout */
+};
+
+/* An edge: this module must wait for dep. A soft edge (softdep) only
+ * orders: its failure never fails the module. */
+struct mp_edge {
+	int dep;
+	bool soft;
+};
+
+struct mp_module {
+	char *name;      /* normalised: '-' is '_' */
+	char *path;      /* absolute; NULL when builtin */
+	char *options;   /* from modprobe.d and the kernel command line */
+	char *why;       /* why it is in the plan: "coldplug", "dependency of x" */
+	char *skip_why;  /* for MP_SKIPPED */
+	char *fail_why;  /* for MP_FAILED before any syscall: what the index or
+			    the file system said */
+	off_t size;      /* file size on disk */
+	unsigned requests; /* how many asked for it by its name or an alias of it */
+	unsigned requests_cpu; /* of requests, how many were a CPU's modalias
+				  (mp_nodev_cpu_alias) */
+	unsigned requests_with_dependents; /* and as a dependency of what they asked for */
+	unsigned sources;  /* 1 << enum mp_source, for every request that did */
+
+	struct mp_edge *deps;
+	int ndeps;
+	int *users;      /* reverse edges: modules that wait for this one */
+	int nusers;
+
+	int wave;        /* 0 for modules without dependencies */
+	enum mp_state state;
+	int err;         /* positive errno for MP_FAILED */
+	const char *how; /* "finit", "finit+compressed", "init (zstd)" */
+
+	/* scheduler bookkeeping */
+	bool excluded;   /* left out on purpose (module_blacklist=, install
+			    command): skipped, but not a failure */
+	int waiting;     /* dependencies not yet finished */
+	int worker;
+	bool read;       /* its file was read and handed to the kernel */
+	unsigned mark;   /* graph walks */
+	uint64_t t_start, t_end; /* ns since the run started */
+};
+
+struct mp_plan {
+	struct mp_module *mods;
+	int nmods;
+	int cap;
+
+	unsigned req_total;
+	unsigned req_by_source[MP_SRC_MAX];
+	unsigned req_unmatched;   /* aliases nothing matches (normal for coldplug) */
+	unsigned req_blacklisted;
+	unsigned req_refused;     /* malformed names */
+	unsigned req_missing;     /* named modules that do not exist */
+
+	char **missing;           /* the names of req_missing */
+	int nmissing;
+	char **warnings;
+	int nwarnings;
+};
+
+#endif
