@@ -543,6 +543,18 @@ t_no_device() {
 	check "nothing refused" eq "$(jq .requests.refused "$t/r.json")" 0
 	run --coldplug --settle-ms 20 nodev
 	check "asked by name: exit 1" eq "$rc" 1
+	# skipped for a dependency that hung, not for one that found no device:
+	# a problem, not news (and never on the no-device blacklist)
+	setup 'slow\nhkid slow alias=cpu:type:x86,ven*fam*mod*:feature:*0001*\n'
+	mkdir -p "$t/sys/devices/system/cpu/cpu0"
+	echo 'MODALIAS=cpu:type:x86,ven0000fam0006mod003F:feature:,0000,0001' \
+		>"$t/sys/devices/system/cpu/cpu0/uevent"
+	RULES=slow:0:30000
+	run --coldplug --settle-ms 20 -t 1 --nodev-blacklist "$t/bl.conf"
+	check "hung dependency: exit 1" eq "$rc" 1
+	check "hung dependency: skipped, not no_device" eq \
+		"$(jq -r '.modules[] | select(.name=="hkid") | "\(.state) \(.no_device)"' "$t/r.json")" "skipped false"
+	check "hung dependency: not blacklisted" test ! -e "$t/bl.conf"
 }
 
 # --nodev-blacklist: a driver only CPUs asked for whose init() said ENODEV
