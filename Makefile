@@ -38,7 +38,7 @@ STATIC_LIBS := -lkmod -lzstd -llzma -lz -lpthread
 
 # the library core: every stage of the pipeline
 CORE := util limits strmap cmdline confparse uevent index ctx request coldplug plan graph \
-	sched load initstate decompress dupcost sys kstats json outcome report profile profile_io run
+	sched load initstate decompress dupcost sys kstats json outcome report profile profile_io nodev run
 CORE_SRC := $(CORE:%=preload/%.c)
 HDRS := $(wildcard preload/*.h)
 
@@ -55,6 +55,7 @@ EXTRA_UNIT :=
 -include dracut-module/dracut.mk
 -include mkinitcpio-hook/mkinitcpio.mk
 -include initramfs-tools/initramfs-tools.mk
+-include systemd/systemd.mk
 -include packaging/packaging.mk
 
 all: $(B)/modpreload $(EXTRA_ALL)

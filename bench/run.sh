@@ -17,8 +17,9 @@
 #   --contenders LIST udev,modprobe,xargs,waves,dataflow (MP_BENCH_CONTENDERS;
 #                     udev takes part in the storm only)
 #   --extras          also bench/init-vs-dracut.sh (and again with --arch
-#                     arm64), bench/dracut-storm.sh and
-#                     bench/mkinitcpio-storm.sh when they exist (slow;
+#                     arm64), bench/dracut-storm.sh, bench/mkinitcpio-storm.sh
+#                     and bench/booted-storm.sh (the whole boot to a systemd
+#                     root at 32, 64, 128 vCPUs) when they exist (slow: hours;
 #                     MP_BENCH_EXTRAS=1)
 #   --smoke           one run of each scenario at its smallest, report in
 #                     build/bench/smoke/ (tests/vm/cases/bench-smoke.sh)
@@ -173,7 +174,7 @@ done
 
 if [ "$extras" = 1 ]; then
 	mkdir -p "$BENCH_RAW/extras"
-	for x in init-vs-dracut dracut-storm mkinitcpio-storm; do
+	for x in init-vs-dracut dracut-storm mkinitcpio-storm booted-storm; do
 		if [ -x "$top/bench/$x.sh" ]; then
 			bench_log "extra: bench/$x.sh"
 			"$top/bench/$x.sh" >"$BENCH_RAW/extras/$x.md" 2>"$BENCH_RAW/extras/$x.log" ||

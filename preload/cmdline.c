@@ -159,6 +159,19 @@ static int on_word(void *data, const char *key, const char *value)
 			return push(&c->bad, &c->nbad, key);
 		return 0;
 	}
+	/* The booted system's switches: modpreload.enable= is its unit's
+	 * condition, modpreload.nodev= ours; neither is a module's option. */
+	if (strcmp(key, "modpreload.nodev") == 0) {
+		if (value && (strcmp(value, "0") == 0 || strcmp(value, "no") == 0 ||
+			      strcmp(value, "off") == 0))
+			c->nodev_off = true;
+		else if (value && strcmp(value, "1") != 0 && strcmp(value, "yes") != 0 &&
+			 strcmp(value, "on") != 0)
+			return push(&c->bad, &c->nbad, key);
+		return 0;
+	}
+	if (strcmp(key, "modpreload.enable") == 0)
+		return 0;
 	if (strcmp(key, "rd.modpreload.jobs") == 0) {
 		if (parse_uint(value, mp_limits[MP_LIM_JOBS].max, &u) < 0 || u == 0)
 			return push(&c->bad, &c->nbad, key);
@@ -178,6 +191,8 @@ static int on_word(void *data, const char *key, const char *value)
 		return 0;
 	if (strcmp(key, "rd.modpreload.modules") == 0 || strcmp(key, "rd.driver.pre") == 0)
 		return push_list(c, key, &c->modules, &c->nmodules, value);
+	if (strcmp(key, "modules_load") == 0 || strcmp(key, "modules-load") == 0)
+		return push_list(c, key, &c->modules_load, &c->nmodules_load, value);
 	if (strcmp(key, "modprobe.blacklist") == 0 || strcmp(key, "rd.driver.blacklist") == 0)
 		return push_list(c, key, &c->blacklist, &c->nblacklist, value);
 	if (strcmp(key, "module_blacklist") == 0)
@@ -210,6 +225,7 @@ void mp_cmdline_free(struct mp_cmdline *c)
 	int i;
 
 	free_list(c->modules, c->nmodules);
+	free_list(c->modules_load, c->nmodules_load);
 	free_list(c->blacklist, c->nblacklist);
 	free_list(c->kblacklist, c->nkblacklist);
 	free_list(c->bad, c->nbad);

@@ -18,10 +18,13 @@ struct mp_cmdline_option {
 
 struct mp_cmdline {
 	bool disabled;         /* rd.modpreload=0 */
+	bool nodev_off;        /* modpreload.nodev=0: write no blacklist (nodev.c) */
 	int jobs;              /* rd.modpreload.jobs=, 0 when unset */
 	unsigned timeout_s;    /* rd.modpreload.timeout=, 0 when unset */
 	char **modules;        /* rd.modpreload.modules=, rd.driver.pre= */
 	int nmodules;
+	char **modules_load;   /* modules_load=, modules-load= (systemd-modules-load's) */
+	int nmodules_load;
 	char **blacklist;      /* modprobe.blacklist=, rd.driver.blacklist= */
 	int nblacklist;
 	char **kblacklist;     /* module_blacklist=: the kernel refuses these */

@@ -104,6 +104,7 @@ void mp_warn_cb(void *ctx, const char *msg);
 /* --- requests (request.c) --- */
 int mp_request_config_file(struct mp_ctx *ctx, const char *path);
 int mp_request_config_dirs(struct mp_ctx *ctx, const char *root);
+int mp_request_modules_load(struct mp_ctx *ctx, const char *root);
 int mp_request_cmdline(struct mp_ctx *ctx);
 const char *mp_request_source_name(enum mp_source s);
 
@@ -138,6 +139,10 @@ enum mp_problem mp_outcome_problem(const struct mp_plan *p, const struct mp_modu
 const char *mp_outcome_state_name(const struct mp_ctx *ctx, enum mp_state s);
 void mp_outcome_totals(const struct mp_ctx *ctx, struct mp_totals *t);
 int mp_outcome_exit_status(const struct mp_ctx *ctx, int run_err, int report_err);
+
+/* --- drivers that found no device for any CPU (nodev.c), from the outcome --- */
+bool mp_nodev_cpu_alias(const char *alias);
+int mp_nodev_write(struct mp_ctx *ctx, const char *path);
 
 /* --- report (report.c): renders the outcome --- */
 int mp_report_json(struct mp_ctx *ctx, int fd);

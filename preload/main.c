@@ -23,6 +23,8 @@ static const char usage[] =
 	"  -c, --config FILE        a modules-load.d style list (repeatable)\n"
 	"      --no-default-config  skip /etc/modpreload.d, /run/modpreload.d,\n"
 	"                           /usr/lib/modpreload.d\n"
+	"      --modules-load       the lists systemd-modules-load reads: modules-load.d\n"
+	"                           and modules_load= on the command line\n"
 	"      --cmdline FILE       kernel command line to read (default /proc/cmdline,\n"
 	"                           \"\" for none): rd.modpreload.modules=, rd.driver.pre=,\n"
 	"                           modprobe.blacklist=, module_blacklist=, mod.param=\n"
@@ -47,6 +49,10 @@ static const char usage[] =
 	"  -n, --dry-run            print the plan and load nothing\n"
 	"Reporting:\n"
 	"  -r, --report FILE        write the JSON report to FILE (\"-\": stdout)\n"
+	"      --nodev-blacklist FILE  append \"blacklist NAME\" to FILE for each driver a\n"
+	"                           CPU's modalias matched whose init() said ENODEV,\n"
+	"                           or that was skipped for a dependency that did\n"
+	"                           (for /run/modprobe.d; modpreload.nodev=0 disables)\n"
 	"      --kmsg               log to /dev/kmsg instead of stderr\n"
 	"      --no-kstats          do not read /sys/kernel/debug/modules/stats\n"
 	"  -q, --quiet              errors only\n"
@@ -63,7 +69,7 @@ static const char usage[] =
 enum {
 	OPT_COLDPLUG = 256, OPT_NO_DEFAULT_CONFIG, OPT_CMDLINE, OPT_WAVES, OPT_SETTLE,
 	OPT_KMSG, OPT_NO_KSTATS, OPT_SYSFS, OPT_NO_FORK, OPT_ORDER, OPT_POOL, OPT_PROFILE,
-	OPT_PROFILE_OUT,
+	OPT_PROFILE_OUT, OPT_MODULES_LOAD, OPT_NODEV,
 };
 
 static const struct option longopts[] = {
@@ -71,6 +77,8 @@ static const struct option longopts[] = {
 	{ "config", required_argument, NULL, 'c' },
 	{ "no-default-config", no_argument, NULL, OPT_NO_DEFAULT_CONFIG },
 	{ "cmdline", required_argument, NULL, OPT_CMDLINE },
+	{ "modules-load", no_argument, NULL, OPT_MODULES_LOAD },
+	{ "nodev-blacklist", required_argument, NULL, OPT_NODEV },
 	{ "basedir", required_argument, NULL, 'd' },
 	{ "kernel-version", required_argument, NULL, 'S' },
 	{ "modprobe-config", required_argument, NULL, 'C' },
@@ -215,6 +223,12 @@ int main(int argc, char **argv)
 		case OPT_CMDLINE:
 			a.opts.cmdline = optarg;
 			break;
+		case OPT_MODULES_LOAD:
+			a.modules_load = true;
+			break;
+		case OPT_NODEV:
+			a.nodev_path = optarg;
+			break;
 		case 'd':
 			a.opts.basedir = optarg;
 			break;
@@ -296,6 +310,7 @@ int main(int argc, char **argv)
 		if (push(&names, &nnames, argv[i]) < 0)
 			return MP_EXIT_NOTHING;
 	if (nnames == 0 && nconfigs == 0 && !a.opts.coldplug && a.default_configs == false &&
+	    !a.modules_load &&
 	    a.opts.cmdline && a.opts.cmdline[0] == '\0')
 		return bad_usage("%s", "nothing to load: give modules, --config, --coldplug or a command line");
 

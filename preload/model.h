@@ -52,6 +52,8 @@ struct mp_module {
 	uint64_t dup_bytes; /* what the kernel allocates for one duplicate it
 			       refuses (dupcost.c); 0: not asked twice */
 	unsigned requests; /* how many asked for it by its name or an alias of it */
+	unsigned requests_cpu; /* of requests, how many were a CPU's modalias
+				  (mp_nodev_cpu_alias) */
 	unsigned requests_with_dependents; /* and as a dependency of what they asked for */
 	unsigned sources;  /* 1 << enum mp_source, for every request that did */
 

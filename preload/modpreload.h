@@ -62,6 +62,9 @@ struct mp_run_args {
 	const char *const *names;   /* modules/aliases from the caller */
 	const char *const *configs; /* modules-load.d style files */
 	bool default_configs;       /* /etc/modpreload.d, /usr/lib/modpreload.d */
+	bool modules_load;          /* modules-load.d and modules_load=, as
+				       systemd-modules-load reads them */
+	const char *nodev_path;     /* append "blacklist NAME" there (nodev.c) */
 	const char *report_path;
 	bool fork_guard;            /* run in a child so a hung init() cannot hold us */
 	mp_log_fn log;

@@ -19,6 +19,7 @@
 bool mp_outcome_no_device(const struct mp_plan *p, const struct mp_module *m)
 {
 	const unsigned coldplug = 1u << MP_SRC_COLDPLUG | 1u << MP_SRC_UEVENT;
+	bool any = false;
 	int i;
 
 	if (m->sources == 0 || (m->sources & ~coldplug) != 0)
@@ -27,14 +28,18 @@ bool mp_outcome_no_device(const struct mp_plan *p, const struct mp_module *m)
 		return m->err == ENODEV;
 	if (m->state != MP_SKIPPED || m->excluded)
 		return false;
+	/* skipped for a dependency that found no device, and for nothing
+	 * else: a hung dependency or a run out of time is a problem */
 	for (i = 0; i < m->ndeps; i++) {
 		const struct mp_module *d = &p->mods[m->deps[i].dep];
 
-		if (!m->deps[i].soft && (d->state == MP_FAILED || d->state == MP_SKIPPED) &&
-		    !mp_outcome_no_device(p, d))
+		if (m->deps[i].soft || mp_state_ok(d->state))
+			continue;
+		if (!mp_outcome_no_device(p, d))
 			return false;
+		any = true;
 	}
-	return true;
+	return any;
 }
 
 enum mp_problem mp_outcome_problem(const struct mp_plan *p, const struct mp_module *m)

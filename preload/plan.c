@@ -375,7 +375,8 @@ static bool blacklisted(struct mp_ctx *ctx, struct kmod_list *allowed, const cha
 
 /* One request counts once on every module a per-request modprobe would
  * have gone through: the module and everything it waits for. */
-static void count_request(struct mp_ctx *ctx, const struct mp_lookup *lk, enum mp_source src)
+static void count_request(struct mp_ctx *ctx, const struct mp_lookup *lk, enum mp_source src,
+			  bool cpu)
 {
 	struct mp_plan *p = mp_ctx_plan(ctx);
 	_cleanup_free_ int *stack = malloc(((size_t)p->nmods + 1) * sizeof(int));
@@ -386,6 +387,8 @@ static void count_request(struct mp_ctx *ctx, const struct mp_lookup *lk, enum m
 		return;
 	for (i = 0; i < lk->nmods; i++) {
 		p->mods[lk->mods[i]].requests++;
+		if (cpu)
+			p->mods[lk->mods[i]].requests_cpu++;
 		if (p->mods[lk->mods[i]].mark == mark)
 			continue;
 		p->mods[lk->mods[i]].mark = mark;
@@ -498,7 +501,8 @@ counted:
 		p->req_missing++;
 	else if (lk->nmods == 0)
 		p->req_unmatched++;
-	count_request(ctx, lk, src);
+	/* a device's modalias, not a name someone wrote down */
+	count_request(ctx, lk, src, !explicit_name && mp_nodev_cpu_alias(key));
 	r = 0;
 out:
 	kmod_module_unref_list(allowed);

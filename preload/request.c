@@ -96,11 +96,10 @@ static int cmp_basename(const void *a, const void *b)
  * their names across all directories, and a name in an earlier directory
  * hides the same name in a later one (/etc overrides /usr/lib).
  */
-int mp_request_config_dirs(struct mp_ctx *ctx, const char *root)
+static int request_dirs(struct mp_ctx *ctx, const char *root, const char *what)
 {
 	static const char *const dirs[] = {
-		"/etc/modpreload.d", "/run/modpreload.d", "/usr/local/lib/modpreload.d",
-		"/usr/lib/modpreload.d", "/lib/modpreload.d",
+		"/etc", "/run", "/usr/local/lib", "/usr/lib", "/lib",
 	};
 	_cleanup_(mp_strmap_freep) struct mp_strmap *seen = mp_strmap_new();
 	char **names = NULL;
@@ -114,7 +113,7 @@ int mp_request_config_dirs(struct mp_ctx *ctx, const char *root)
 		struct dirent *de;
 		DIR *dp;
 
-		snprintf(dir, sizeof(dir), "%s%s", root ? root : "", dirs[d]);
+		snprintf(dir, sizeof(dir), "%s%s/%s", root ? root : "", dirs[d], what);
 		dp = opendir(dir);
 		if (dp == NULL)
 			continue;
@@ -146,6 +145,27 @@ int mp_request_config_dirs(struct mp_ctx *ctx, const char *root)
 		free(names[i]);
 	}
 	free(names);
+	return r;
+}
+
+int mp_request_config_dirs(struct mp_ctx *ctx, const char *root)
+{
+	return request_dirs(ctx, root, "modpreload.d");
+}
+
+/*
+ * On the booted system modpreload takes over what systemd-modules-load
+ * would load: the same directories (Debian's /etc/modules is a link in
+ * /etc/modules-load.d) and modules_load= on the command line. That
+ * service still runs afterwards and finds every module live.
+ */
+int mp_request_modules_load(struct mp_ctx *ctx, const char *root)
+{
+	const struct mp_cmdline *c = mp_ctx_cmdline(ctx);
+	int i, r = request_dirs(ctx, root, "modules-load.d");
+
+	for (i = 0; r == 0 && i < c->nmodules_load; i++)
+		r = mp_request(ctx, c->modules_load[i], MP_SRC_CMDLINE);
 	return r;
 }
 

@@ -107,6 +107,8 @@ static int gather(struct mp_ctx *ctx, const struct mp_run_args *a)
 		r = mp_request_config_file(ctx, a->configs[i]);
 	if (r == 0 && a->default_configs)
 		r = mp_request_config_dirs(ctx, NULL);
+	if (r == 0 && a->modules_load)
+		r = mp_request_modules_load(ctx, NULL);
 	if (r == 0)
 		r = mp_request_cmdline(ctx);
 	if (r == 0 && a->opts.coldplug)
@@ -227,6 +229,10 @@ static int run_here(const struct mp_run_args *a)
 		mp_log(ctx, MP_LOG_ERR, "stopped: %s (%s)", strerror(-r), mp_errno_name(-r));
 		res->fatal = mp_ctx_plan(ctx)->nmods == 0;
 	}
+	/* before the report: a caller that waits for the report finds the
+	 * blacklist in place too (the file's errors are only logged) */
+	if (a->nodev_path && !a->opts.dry_run && !mp_ctx_cmdline(ctx)->nodev_off)
+		(void)mp_nodev_write(ctx, a->nodev_path);
 	if (a->report_path)
 		wr = write_report(ctx, a->report_path);
 	if (!a->opts.dry_run && !res->fatal) {

@@ -29,7 +29,8 @@ host_dirs="/usr/sbin/modpreload /usr/sbin/modpreload-mkinitramfs /usr/bin/modpre
 /usr/lib/modpreload /usr/lib/dracut/modules.d /etc/dracut.conf.d /usr/lib/initcpio /etc/mkinitcpio.conf.d
 /usr/share/initramfs-tools/hooks /usr/share/initramfs-tools/scripts /etc/initramfs-tools
 /lib/modules /usr/lib/modules /usr/src /boot /etc/modpreload.d /usr/lib/modpreload.d
-/etc/modprobe.d /etc/modules-load.d /usr/lib/systemd/system/modpreload.service
+/etc/modprobe.d /etc/modules-load.d /usr/lib/systemd/system/modpreload.service /usr/lib/systemd/system/modpreload-coldplug.service
+/usr/lib/systemd/system/modpreload-save-report.service /var/lib/modpreload /run/modprobe.d
 /etc/systemd/system/sysinit.target.wants"
 host_state() {
 	# shellcheck disable=SC2086 # a list of paths
@@ -45,7 +46,7 @@ run_suite() {
 }
 
 lint() {
-	files=$(git ls-files '*.sh' 'dracut-module/*' 'mkinitcpio-hook/*' 'initramfs-tools/*' 'init/mkinitramfs' .ci/run \
+	files=$(git ls-files '*.sh' 'dracut-module/*' 'mkinitcpio-hook/*' 'initramfs-tools/*' 'systemd/*' 'init/mkinitramfs' .ci/run \
 		'tests/mkinitcpio/install/*' 'tests/mkinitcpio/hooks/*' |
 		while read -r f; do head -n 1 "$f" | grep -q '^#!.*sh' && echo "$f"; done)
 	# shellcheck disable=SC2086 # a list of files

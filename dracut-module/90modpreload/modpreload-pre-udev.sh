@@ -24,8 +24,13 @@ else
     _mp_dir=/run/initramfs
     mkdir -p "$_mp_dir"
     getcmdline >"$_mp_dir/modpreload.cmdline" 2>/dev/null
+    # --nodev-blacklist: drivers a CPU's modalias matched whose init()
+    # found no device are blacklisted for this boot in /run/modprobe.d, so
+    # udevd's workers (here and, /run moving with the root, after
+    # switch-root) do not ask for them once per CPU (modpreload.nodev=0: off)
     /usr/sbin/modpreload --coldplug --kmsg \
         --cmdline "$_mp_dir/modpreload.cmdline" \
+        --nodev-blacklist /run/modprobe.d/modpreload-nodev.conf \
         --report "$_mp_dir/modpreload.json" \
         --profile-out /run/modpreload/profile </dev/null
     _mp_rc=$?

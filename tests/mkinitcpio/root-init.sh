@@ -3,6 +3,7 @@
 # sh, with tests/vm/lib.sh at /mpt/lib.sh).  Reports as "MPT: key=value":
 #   root_reached, root_pid, root_uptime   the boot got here, as PID 1
 #   report (present|absent), report.N     /run/modpreload/report.json counts
+#   nodev_blacklist=a,b,                  /run/modprobe.d/modpreload-nodev.conf
 #   json ..., kmsg ...                    with mkc.debug on the command line:
 #                                         the report, modpreload's kmsg lines,
 #                                         the trace's load events
@@ -31,6 +32,9 @@ if [ -f "$report" ]; then
 else
 	mpt_kv report absent
 fi
+
+# switch_root moved /run here: the initramfs's no-device blacklist
+mpt_kv nodev_blacklist "$(sed -n 's/^blacklist //p' /run/modprobe.d/modpreload-nodev.conf 2>/dev/null | tr '\n' ,)"
 
 # mkc.debug on the kernel command line: the whole report and modpreload's
 # kernel log lines too

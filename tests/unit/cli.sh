@@ -644,6 +644,85 @@ t_no_device() {
 	check "nothing refused" eq "$(jq .requests.refused "$t/r.json")" 0
 	run --coldplug --settle-ms 20 nodev
 	check "asked by name: exit 1" eq "$rc" 1
+	# skipped for a dependency that hung, not for one that found no device:
+	# a problem, not news (and never on the no-device blacklist)
+	setup 'slow\nhkid slow alias=cpu:type:x86,ven*fam*mod*:feature:*0001*\n'
+	mkdir -p "$t/sys/devices/system/cpu/cpu0"
+	echo 'MODALIAS=cpu:type:x86,ven0000fam0006mod003F:feature:,0000,0001' \
+		>"$t/sys/devices/system/cpu/cpu0/uevent"
+	RULES=slow:0:30000
+	run --coldplug --settle-ms 20 -t 1 --nodev-blacklist "$t/bl.conf"
+	check "hung dependency: exit 1" eq "$rc" 1
+	check "hung dependency: skipped, not no_device" eq \
+		"$(jq -r '.modules[] | select(.name=="hkid") | "\(.state) \(.no_device)"' "$t/r.json")" "skipped false"
+	check "hung dependency: not blacklisted" test ! -e "$t/bl.conf"
+}
+
+# --nodev-blacklist: a driver only CPUs asked for whose init() said ENODEV
+# is blacklisted (appended, so an earlier run's lines stay); one a platform
+# device asked for too, one that failed otherwise, and a name given on the
+# command line are not. The next run leaves the blacklisted one alone but
+# still loads it by name; modpreload.nodev=0 writes nothing.
+t_nodev() {
+	setup 'cpunodev alias=cpu:type:x86,ven*fam*mod*:feature:*0001*\nshared alias=cpu:type:x86,ven*fam*mod*:feature:*0002*\ncpubusy alias=cpu:type:x86,ven*fam*mod*:feature:*0001*\ncpulate alias=cpu:type:x86,ven*fam*mod*:feature:*0001*\nedacdep\nedac edacdep alias=cpu:type:x86,ven*fam*mod*:feature:*0002*\nfreq alias=acpi*:LNXCPU:*\n'
+	# "shared" stands for a driver that a PCI device's alias matches too
+	printf 'alias platform:shared shared\n' >"$t/root/etc/modprobe.d/alias.conf"
+	i=0
+	while [ $i -lt 4 ]; do
+		mkdir -p "$t/sys/devices/system/cpu/cpu$i"
+		echo 'MODALIAS=cpu:type:x86,ven0000fam0006mod003F:feature:,0000,0001,0002' \
+			>"$t/sys/devices/system/cpu/cpu$i/uevent"
+		i=$((i + 1))
+	done
+	# the ACPI processor objects: acpi-cpufreq and pcc-cpufreq match them
+	mkdir -p "$t/sys/devices/LNXSYSTM:00/LNXCPU:00"
+	echo 'MODALIAS=acpi:LNXCPU:' >"$t/sys/devices/LNXSYSTM:00/LNXCPU:00/uevent"
+	mkdir -p "$t/sys/devices/platform/s"
+	echo 'MODALIAS=platform:shared' >"$t/sys/devices/platform/s/uevent"
+	bl=$t/root/etc/modprobe.d/nodev.conf
+	RULES=cpunodev:19:0,shared:19:0,cpubusy:16:0,edacdep:19:0,freq:19:0
+	run --coldplug --settle-ms 20 --nodev-blacklist "$bl"
+	check "exit 1 (cpubusy)" eq "$rc" 1
+	check "each tried once" eq "$(calls)" 6
+	check "edac skipped" eq "$(state edac)" skipped
+	# edac, not edacdep: what the CPU asks for, whose dependency said ENODEV
+	check "blacklisted" eq "$(grep '^blacklist' "$bl" | sort | tr '\n' ' ')" \
+		"blacklist cpunodev blacklist edac blacklist freq "
+	check "how to undo it, said" grep -q '^# Delete this file' "$bl"
+	check "logged" grep -q "3 drivers that found no device for any CPU blacklisted" "$t/err"
+	# the next run (the booted system's after the initramfs's): cpunodev
+	# is left alone, what it finds is appended
+	: >"$t/log"
+	rm -rf "$t/sys/module/cpulate"
+	RULES=shared:19:0,cpubusy:16:0,cpulate:19:0,edacdep:19:0,freq:19:0
+	run --coldplug --settle-ms 20 --nodev-blacklist "$bl"
+	check "cpunodev not asked again" eq "$(starts cpunodev)" 0
+	check "edacdep not asked again" eq "$(starts edacdep)" 0
+	check "freq not asked again" eq "$(starts freq)" 0
+	check "shared asked again" eq "$(starts shared)" 1
+	check "appended" eq "$(grep -v '^#' "$bl" | tail -n 1)" "blacklist cpulate"
+	check "one header" eq "$(grep -c '^# Delete this file' "$bl")" 1
+	: >"$t/log"
+	run cpunodev
+	check "by name it is still tried" eq "$(starts cpunodev)" 1
+	rm -f "$bl"
+	echo 'modpreload.nodev=0' >"$t/cmdline"
+	run --coldplug --settle-ms 20 --nodev-blacklist "$bl"
+	check "modpreload.nodev=0: no file" test ! -e "$bl"
+	check "modpreload.nodev=0 is not a module option" eq "$(grep -c modpreload "$t/log")" 0
+}
+
+# --modules-load: modules_load= on the command line, as systemd-modules-load
+# reads it (its directories are the host's: not touched here).
+t_modules_load() {
+	setup 'a\nb\n'
+	echo 'modules_load=a modules-load=b' >"$t/cmdline"
+	run
+	check "not without --modules-load" eq "$(calls)" 0
+	run --modules-load
+	check "exit 0" eq "$rc" 0
+	check "a and b" eq "$(calls)" 2
+	check "from the command line" eq "$(jq .requests.by_source.cmdline "$t/r.json")" 2
 }
 
 # Devices that appear while loading (a bus driver's children) get their
@@ -907,7 +986,7 @@ t_utf8() {
 cases="basic:sched duplicates:sched failure:sched busy:sched hang:sched ebusy:sched ebusy_hung:sched loop_error:sched
 live_builtin other_loader:sched
 options blacklist softdep_cycle softdep_fails:sched compressed bombs:sched waves:sched parallel:sched
-missing missing_file paths bad_index dry_run coldplug:sched no_device second_level:sched kstats config_usage fanout:sched"
+missing missing_file paths bad_index dry_run coldplug:sched no_device nodev modules_load second_level:sched kstats config_usage fanout:sched"
 cases="$cases missing_sibling config_big cmdline_long kmod_config shadow_gone"
 cases="$cases kstats_labels output report_tmp report_link report_rofs bombs_wait utf8"
 cases="$cases fifo_worse:sched pool:sched profile"

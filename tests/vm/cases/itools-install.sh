@@ -120,7 +120,7 @@ for st in 0 1 2 3 segv none; do
 		continue
 	fi
 	dr_eq "options (modpreload: $st)" "$(cat "$root/run/stub.args" 2>/dev/null)" \
-		"--coldplug --kmsg --cmdline /run/modpreload/cmdline --report /run/modpreload/report.json mpt_drv mpt_drv2"
+		"--coldplug --kmsg --cmdline /run/modpreload/cmdline --nodev-blacklist /run/modprobe.d/modpreload-nodev.conf --report /run/modpreload/report.json mpt_drv mpt_drv2"
 	dr_eq "command line (modpreload: $st)" "$(cat "$root/run/stub.cmdline" 2>/dev/null)" \
 		"console=ttyS0 root=/dev/vda mpt_params.value=7 modprobe.blacklist=a,b "
 	[ ! -e "$root/run/modpreload/cmdline" ] || dr_fail "the command line file was left behind"

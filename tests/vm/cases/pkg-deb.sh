@@ -55,6 +55,9 @@ for want in '-rwxr-xr-x /usr/sbin/modpreload' '-rwxr-xr-x /usr/sbin/modpreload-m
 	'-rwxr-xr-x /usr/share/initramfs-tools/scripts/init-top/modpreload' \
 	'-rw-r--r-- /usr/lib/initcpio/install/modpreload' '-rw-r--r-- /usr/lib/initcpio/hooks/modpreload' \
 	'-rw-r--r-- /usr/lib/systemd/system/modpreload.service' \
+	'-rw-r--r-- /usr/lib/systemd/system/modpreload-coldplug.service' \
+	'-rw-r--r-- /usr/lib/systemd/system/modpreload-save-report.service' \
+	'-rwxr-xr-x /usr/lib/modpreload/save-report' \
 	'-rw-r--r-- /usr/share/doc/modpreload/copyright'; do
 	grep -qxF -- "$want" "$tmp/files" || fail "no $want"
 done

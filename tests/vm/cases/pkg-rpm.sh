@@ -1,7 +1,8 @@
 #!/bin/sh
 # make rpm (packaging/modpreload.spec, rpmbuild -bb with Debian's rpm):
 #   files   rpm -qlp lists exactly the binary, the builder, the man page,
-#           the dracut module, the /init, README and licence (no
+#           the dracut module, the /init, the booted system's units and
+#           their save-report script, README and licence (no
 #           initramfs-tools or mkinitcpio file: not on RPM distributions);
 #           the binary is the tree's; no scriptlet rebuilds an image
 # The package is built and inspected here, never installed. Seconds.
@@ -23,6 +24,9 @@ cat >"$tmp/want" <<'EOT'
 /usr/lib/dracut/modules.d/90modpreload/module-setup.sh
 /usr/lib/modpreload
 /usr/lib/modpreload/init
+/usr/lib/modpreload/save-report
+/usr/lib/systemd/system/modpreload-coldplug.service
+/usr/lib/systemd/system/modpreload-save-report.service
 /usr/sbin/modpreload
 /usr/sbin/modpreload-mkinitramfs
 /usr/share/doc/modpreload-0.2.0

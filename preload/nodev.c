@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Drivers a CPU's modalias matches and whose init() finds nothing to drive
+ * (acpi_cpufreq beside intel_pstate, powernow_k8 on an Intel CPU): udev
+ * asks for them again for every CPU, and the booted system's udev again
+ * after switch-root, each time a full read and an ENODEV. Once we have
+ * seen the answer, a "blacklist NAME" line in /run/modprobe.d tells
+ * every libkmod user that resolves an alias with the blacklist applied
+ * (udev's kmod builtin, systemd-modules-load, modprobe, modpreload itself)
+ * to leave it alone, for this boot only: /run is a tmpfs, and it moves
+ * with the root at switch-root.
+ *
+ * Only modules that every direct request asked for through a CPU's
+ * modalias go there: cpu:... and the ACPI processor objects' acpi:LNXCPU:
+ * and acpi:ACPI0007: (the cpufreq drivers match both). Neither changes
+ * while the system runs, so the answer holds for a hot-plugged CPU too; a
+ * PCI or platform device whose alias matches the same module is another
+ * question, so a module that such a device also asked for is left out.
+ * The blacklist keeps only aliases away: `modprobe NAME` still loads it.
+ *
+ * "No device" is the report's no_device, as outcome.c decides it: ENODEV,
+ * what modprobe calls "No such device", or a module skipped because a
+ * dependency said it (amd64_edac, whose edac_mce_amd finds no AMD EDAC),
+ * of a module only coldplug asked for: blacklisting the module the CPU
+ * asks for keeps its dependency from being loaded too.
+ * Other refusals (EOPNOTSUPP from kvm without the CPU's extensions) may be
+ * a passing state and are asked for again.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+bool mp_nodev_cpu_alias(const char *alias)
+{
+	return strncmp(alias, "cpu:", 4) == 0 || strncmp(alias, "acpi:LNXCPU:", 12) == 0 ||
+	       strncmp(alias, "acpi:ACPI0007:", 14) == 0;
+}
+
+/* The outcome's rule decides "no device" (outcome.c); here only which
+ * of those a CPU alone asked for. */
+static bool blacklistable(const struct mp_plan *p, const struct mp_module *m)
+{
+	return m->requests > 0 && m->requests_cpu == m->requests && mp_outcome_no_device(p, m);
+}
+
+static const char header[] =
+	"# Written by modpreload: drivers that a CPU's modalias matched and whose\n"
+	"# init() (or a dependency's) found no device (ENODEV) in this boot. The\n"
+	"# blacklist stops udev from asking for them once per CPU; `modprobe NAME`\n"
+	"# still loads them.\n"
+	"# Delete this file to undo it; modpreload.nodev=0 on the kernel command\n"
+	"# line keeps it from being written. /run is gone at the next boot.\n";
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * Appends: the initramfs's run wrote its lines before switch-root, and
+ * the booted system's run, which finds those modules blacklisted and does
+ * not try them, adds its own. One write() of all lines, so that a reader
+ * sees whole ones.
+ */
+int mp_nodev_write(struct mp_ctx *ctx, const char *path)
+{
+	const struct mp_plan *p = mp_ctx_plan(ctx);
+	_cleanup_free_ char *buf = NULL;
+	_cleanup_close_ int fd = -1;
+	char dir[PATH_MAX];
+	size_t len = 0, cap = sizeof(header);
+	struct stat st;
+	int i, n = 0, r;
+
+	for (i = 0; i < p->nmods; i++)
+		if (blacklistable(p, &p->mods[i]))
+			cap += strlen(p->mods[i].name) + sizeof("blacklist \n");
+	if (cap == sizeof(header))
+		return 0;
+	buf = malloc(cap);
+	if (buf == NULL)
+		return -ENOMEM;
+	snprintf(dir, sizeof(dir), "%s", path);
+	if (mkdir(dirname(dir), 0755) < 0 && errno != EEXIST) {
+		r = -errno;
+		goto out;
+	}
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		r = -errno;
+		goto out;
+	}
+	if (st.st_size == 0) {
+		memcpy(buf, header, sizeof(header) - 1);
+		len = sizeof(header) - 1;
+	}
+	for (i = 0; i < p->nmods; i++) {
+		if (!blacklistable(p, &p->mods[i]))
+			continue;
+		len += (size_t)snprintf(buf + len, cap - len, "blacklist %s\n", p->mods[i].name);
+		n++;
+	}
+	r = write_all(fd, buf, len);
+out:
+	if (r < 0)
+		mp_log(ctx, MP_LOG_ERR, "%s: cannot write the no-device blacklist: %s (%s)", path,
+		       strerror(-r), mp_errno_name(-r));
+	else
+		mp_log(ctx, MP_LOG_NOTICE, "%d driver%s that found no device for any CPU blacklisted "
+		       "for this boot in %s", n, n == 1 ? "" : "s", path);
+	return r;
+}

@@ -1,0 +1,111 @@
+#!/bin/sh
+# The booted-* VM cases' report (mpt-report.service on the Debian root,
+# ordered after multi-user.target): once udev's queue is empty, what the
+# kernel's tracepoints saw, split at the marker the initramfs wrote last
+# (guest/booted-marker.sh), as "MPT: key=value" lines on ttyS0; then off.
+#   root_init=1, system_state, ncpus, uptime_multi_user   the boot got there
+#   initrd.calls, .ok, .errno_N, .loads       finit_module in the initramfs:
+#                                            calls, successes, failures by
+#                                            errno, module_load events
+#   booted.calls, .ok, .errno_N, .loads       the same after switch-root
+#   booted.by.COMM                            calls per calling program
+#   booted.udev_calls, booted.udev_loads      calls by udev's workers, and
+#                                            the module_load events they made
+#   udev_loaded=a,b                           modules udev's workers loaded
+#   boot.modules, boot.load_dups              distinct modules loaded over the
+#                                            whole boot, and repeats of one
+#   boot.dup_names=a,b                        the repeated ones
+#   marker=1                                  the split was found
+#   loaded_by.mpt_params=COMM,...             who loaded the module the root's
+#                                            /etc/modules-load.d lists
+#   handled=a,b                               modules modpreload's reports say
+#                                            it loaded, found live or failed
+#   nodev_blacklist=a,b                       /run/modprobe.d/modpreload-nodev.conf
+#   report_initrd, report_booted, report_kept present|absent
+#   soft_lockups                              "soft lockup" lines in the log
+#   proc_count                                /proc/modules
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+exec >/dev/ttyS0 2>&1
+kv() { echo "MPT: $1=$2"; }
+T=/sys/kernel/tracing
+[ -r $T/trace ] || mount -t tracefs tracefs $T
+
+kv root_init 1
+kv uptime_multi_user "$(cut -d' ' -f1 /proc/uptime)"
+# everything udev was asked is done: its workers' loads are in the trace
+udevadm settle --timeout=1800
+kv uptime_settled "$(cut -d' ' -f1 /proc/uptime)"
+kv system_state "$(systemctl is-system-running 2>/dev/null)"
+kv failed_units "$(systemctl list-units --failed --plain --no-legend 2>/dev/null | awk '{ printf "%s%s", n++ ? "," : "", $1 }')"
+kv ncpus "$(grep -c '^processor' /proc/cpuinfo)"
+kv proc_count "$(wc -l </proc/modules)"
+kv soft_lockups "$(dmesg | grep -c 'soft lockup')"
+
+present() { if [ -s "$1" ]; then echo present; else echo absent; fi; }
+kv report_initrd "$(present /run/initramfs/modpreload.json)"
+kv report_booted "$(present /run/modpreload/booted.json)"
+kv report_kept "$(present /var/lib/modpreload/last-report.json)"
+kv report_kept_initrd "$(present /var/lib/modpreload/last-initramfs-report.json)"
+kv nodev_blacklist "$(sed -n 's/^blacklist //p' /run/modprobe.d/modpreload-nodev.conf 2>/dev/null | paste -sd, -)"
+# the modules modpreload dealt with, in either place: loaded, live or failed
+# (a no-device driver is one that failed)
+kv handled "$(cat /run/initramfs/modpreload.json /run/modpreload/booted.json 2>/dev/null | awk '
+	/^      "name": "/ { n = $2; gsub(/[",]/, "", n) }
+	/^      "state": "/ && n != "" {
+		s = $2; gsub(/[",]/, "", s)
+		if (s == "loaded" || s == "live" || s == "failed") h[n] = 1
+		n = ""
+	}
+	END { for (m in h) printf "%s%s", k++ ? "," : "", m }')"
+
+awk '
+	function comm(t) { sub(/-[0-9]+$/, "", t); gsub(/[^A-Za-z0-9_]/, "_", t); return tolower(t) }
+	function errno(s,    i, c, v) {
+		if (s == "0x0") return 0
+		v = 0
+		for (i = 15; i <= 18; i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+		return 65536 - v
+	}
+	/^# entries-in-buffer/ { split($3, a, "/"); entries = a[1]; written = a[2]; next }
+	/^#/ { next }
+	/tracing_mark_write: mpt_switch_root/ { ph = "booted"; marker = 1; next }
+	/ sys_finit_module\(/ {
+		p = ph == "" ? "initrd" : ph
+		x[p ".calls"]++
+		x[p ".by." comm($1)]++
+		if (p == "booted" && $1 ~ /udev/) x["booted.udev_calls"]++
+		next
+	}
+	/ sys_finit_module -> / {
+		p = ph == "" ? "initrd" : ph
+		e = errno($NF)
+		if (e == 0) x[p ".ok"]++; else x[p ".errno_" e]++
+		next
+	}
+	/ module_load: / {
+		p = ph == "" ? "initrd" : ph
+		for (i = 1; i <= NF; i++) if ($i == "module_load:") break
+		m = $(i + 1)
+		x[p ".loads"]++
+		if (m == "mpt_params") lb = lb (lb == "" ? "" : ",") comm($1)
+		if (p == "booted" && $1 ~ /udev/) {
+			x["booted.udev_loads"]++
+			if (!(m in byudev)) ul = ul (ul == "" ? "" : ",") m
+			byudev[m] = 1
+		}
+		if (m in seen) { x["boot.load_dups"]++; if (!(m in dup)) dl = dl (dl == "" ? "" : ",") m; dup[m] = 1 }
+		else x["boot.modules"]++
+		seen[m] = 1
+	}
+	END {
+		split("initrd.calls initrd.ok initrd.loads booted.calls booted.ok booted.loads " \
+		      "booted.udev_calls booted.udev_loads boot.modules boot.load_dups", k, " ")
+		for (i = 1; i in k; i++) { printf "MPT: %s=%d\n", k[i], x[k[i]]; done[k[i]] = 1 }
+		for (key in x) if (!(key in done)) printf "MPT: %s=%d\n", key, x[key]
+		printf "MPT: udev_loaded=%s\nMPT: boot.dup_names=%s\nMPT: marker=%d\n", ul, dl, marker
+		printf "MPT: loaded_by.mpt_params=%s\n", lb
+		printf "MPT: trace_entries=%s\nMPT: trace_written=%s\n", entries, written
+	}' $T/trace
+echo "MPT: done"
+sync
+echo o >/proc/sysrq-trigger
