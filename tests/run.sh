@@ -69,10 +69,10 @@ lint() {
 	# the cross build (make ARCH=arm64), when there is one
 	if [ -f build/arm64/modpreload ]; then
 		size=$(stat -c %s build/arm64/modpreload)
-		if [ "$size" -le 294912 ]; then
-			echo "PASS: lint/size-arm64 (build/arm64/modpreload is $size bytes, budget 294912)"
+		if [ "$size" -le 344064 ]; then
+			echo "PASS: lint/size-arm64 (build/arm64/modpreload is $size bytes, budget 344064)"
 		else
-			echo "FAIL: lint/size-arm64: build/arm64/modpreload is $size bytes, over 288 KiB"
+			echo "FAIL: lint/size-arm64: build/arm64/modpreload is $size bytes, over 336 KiB"
 		fi
 	fi
 }
