@@ -186,9 +186,11 @@ t_ebusy() {
 # it waited behind goes away while the rest of the plan is still running.
 t_ebusy_hung() {
 	setup 'b\nkid b\ns1\ns2 s1\ns3 s2\ns4 s3\n'
-	RULES=b:0:800,s1:0:700,s2:0:700,s3:0:700,s4:0:700
-	OTHER=b:1500:gone
-	run -t 1 -j 4 kid s4
+	# b is given up on at 2 s, the other load goes at 3 s, the chain runs
+	# to 4 s; each link has a second to spare for a loaded host
+	RULES=b:0:800,s1:0:1000,s2:0:1000,s3:0:1000,s4:0:1000
+	OTHER=b:3000:gone
+	run -t 2 -j 4 kid s4
 	check "exit 1" eq "$rc" 1
 	check "s4 loaded" live s4
 	# the scheduler's verdict (hung) or the wait's own (still coming at
