@@ -34,12 +34,12 @@ static const char usage[] =
 	"  -C, --modprobe-config P  modprobe.d file or directory to read instead of the\n"
 	"                           default ones (repeatable)\n"
 	"Loading:\n"
-	"  -j, --jobs N             loads on the CPU at once (default: CPUs, at most %u)\n"
+	"  -j, --jobs N             loads at once (default: CPUs, at most %u)\n"
 	"      --waves              wait for each wave to finish before the next starts\n"
 	"      --order ORDER        which ready module first: critical (the longest\n"
 	"                           chain of expected load time, default) or fifo\n"
-	"      --pool POOL          adaptive (workers asleep in init() do not count\n"
-	"                           against -j, default) or fixed (-j workers)\n"
+	"      --pool POOL          fixed (-j workers, default) or adaptive (workers\n"
+	"                           asleep do not count against -j; experimental)\n"
 	"      --profile FILE       the last boot's load times (default\n"
 	"                           /usr/lib/modpreload/profile if there; \"\": none)\n"
 	"      --profile-out FILE   write this run's times there (default: \"profile\"\n"
@@ -255,7 +255,7 @@ int main(int argc, char **argv)
 		case OPT_POOL:
 			if (strcmp(optarg, "adaptive") != 0 && strcmp(optarg, "fixed") != 0)
 				return bad_usage("--pool: '%s' is not adaptive or fixed", optarg);
-			a.opts.fixed_pool = strcmp(optarg, "fixed") == 0;
+			a.opts.adaptive_pool = strcmp(optarg, "adaptive") == 0;
 			break;
 		case OPT_PROFILE:
 			a.opts.profile = optarg;

@@ -44,8 +44,11 @@ struct mp_options {
 	bool waves;              /* strict barriers instead of dataflow */
 	bool fifo;               /* ready modules in arrival order, not by
 				    the longest chain they start */
-	bool fixed_pool;         /* jobs workers, whatever they do; else the
-				    pool grows by the workers asleep in init() */
+	bool adaptive_pool;      /* the pool grows by the workers seen asleep
+				    (opt-in: a load asleep before its init()
+				    looks the same, and a real kernel showed
+				    CPU-bound inits oversubscribed); else jobs
+				    workers, whatever they do */
 	const char *profile;     /* NULL: MP_PROFILE_PATH if there; "": none */
 	const char *profile_out; /* NULL: "profile" beside the report; "": none */
 	bool dry_run;

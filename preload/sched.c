@@ -416,7 +416,7 @@ static int pool_adjust(struct sched *s, uint64_t now)
 	int i, n, asleep = 0, limit, want, r = 0;
 	uint64_t took;
 
-	if (s->opts->fixed_pool || now < s->next_sample)
+	if (!s->opts->adaptive_pool || now < s->next_sample)
 		return 0;
 	/* Only this thread starts workers: the array stays as it is while
 	 * the lock is dropped, and the sample fields are ours. */
@@ -644,7 +644,7 @@ static int loop(struct sched *s)
 		if (r < 0)
 			break;
 		/* work waits for a slot: look again when the next sample is due */
-		if (!s->opts->fixed_pool && s->qlen > 0) {
+		if (s->opts->adaptive_pool && s->qlen > 0) {
 			now = mp_now_ns();
 			if (s->next_sample <= now)
 				wait_ns = 0;

@@ -435,13 +435,13 @@ t_pool() {
 	check "fixed: -j at once" eq "$(most_at_once)" 2
 	setup "$spec"
 	RULES='*:0:400'
-	run -j 2 p0 p1 p2 p3 p4 p5 p6 p7
+	run -j 2 --pool adaptive p0 p1 p2 p3 p4 p5 p6 p7
 	check "sleeping: exit 0" eq "$rc" 0
 	check "sleeping: more than -j at once ($(most_at_once))" [ "$(most_at_once)" -ge 4 ]
 	check "sleeping: the pool in the report" eq "$(jq -r .profile.pool "$t/r.json")" adaptive
 	setup "$spec"
 	RULES='*:0:150:spin'
-	run -j 2 p0 p1 p2 p3 p4 p5 p6 p7
+	run -j 2 --pool adaptive p0 p1 p2 p3 p4 p5 p6 p7
 	check "spinning: exit 0" eq "$rc" 0
 	check "spinning: never more than -j at once ($(most_at_once))" [ "$(most_at_once)" -le 2 ]
 }

@@ -2,9 +2,9 @@
 # The scheduler on a real kernel: a DAG of test modules whose init()s sleep
 # for known times (a chain mpt_chain0..5 and six leaves mpt_fan00..05,
 # asked for first), loaded four times: in arrival order and by the longest
-# chain on a fixed pool of two, then twice at the default settings, the
+# chain on a fixed pool of two, then twice on the adaptive pool, the
 # second time with the profile the first one wrote. Then four leaves that
-# burn the CPU, at -j 1. The trace, cleared before each, has the calls;
+# burn the CPU, at -j 1 on the default (fixed) pool. The trace, cleared before each, has the calls;
 # everything is unloaded between runs.
 # shellcheck source=/dev/null
 . /mpt/core-lib.sh
@@ -40,10 +40,10 @@ sched() {
 
 sched fifo -j 2 --pool fixed --order fifo --profile '' --profile-out ''
 sched cpf -j 2 --pool fixed --profile '' --profile-out ''
-sched first -j 2 --profile '' --profile-out /run/profile
+sched first -j 2 --pool adaptive --profile '' --profile-out /run/profile
 mpt_kv profile.kernel "$(sed -n 2p /run/profile)"
 mpt_kv profile.lines "$(grep -c '^mpt_' /run/profile)"
-sched prof -j 2 --profile /run/profile --profile-out '' -r /run/r.json
+sched prof -j 2 --pool adaptive --profile /run/profile --profile-out '' -r /run/r.json
 mpt_kv prof.profile_state "$(sed -n '/"profile": {/,/}/s/^ *"state": "\(.*\)",*$/\1/p' /run/r.json)"
 mpt_kv prof.known "$(sed -n '/"profile": {/,/}/s/^ *"known": \([0-9]*\),*$/\1/p' /run/r.json)"
 
