@@ -46,9 +46,11 @@
 #   MP_BENCH_XARGS_P       xargs -P (default the same 2*vCPUs+16)
 #   MP_BENCH_GRAPH_EXTRA   more contenders for the graph: dataflow or waves,
 #                          then -jN, -fifo (--order=fifo), -fixed
-#                          (--pool=fixed), -profile (the warm-up's profile);
+#                          (--pool=fixed, the default), -adaptive
+#                          (--pool=adaptive), -profile (the warm-up's profile);
 #                          default dataflow-fifo-fixed (0.1.0's scheduler),
-#                          dataflow-fixed, dataflow-fifo, dataflow-profile,
+#                          dataflow-adaptive, dataflow-fifo, dataflow-profile,
+#                          dataflow-adaptive-profile,
 #                          dataflow-fifo-fixed-jP (P = xargs' -P); "" none
 #   MP_BENCH_GRAPH_VARIANTS sleep,cpu
 #   MP_BENCH_COST_CALLGRIND 0: no valgrind in the cost scenario

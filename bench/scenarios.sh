@@ -113,7 +113,7 @@ scenario_graph() { # RUNS VCPUS KERNELS CONTENDERS
 				# modpreload as it was (arrival order, -j workers), each of
 				# the two changes alone, and with the warm-up's profile;
 				# and with xargs' parallelism, as the fixed pool needed
-				extra=${MP_BENCH_GRAPH_EXTRA-dataflow-fifo-fixed,dataflow-fixed,dataflow-fifo,dataflow-profile,dataflow-fifo-fixed-j$((2 * smp + 16))}
+				extra=${MP_BENCH_GRAPH_EXTRA-dataflow-fifo-fixed,dataflow-adaptive,dataflow-fifo,dataflow-profile,dataflow-adaptive-profile,dataflow-fifo-fixed-j$((2 * smp + 16))}
 				order=$(bench_rotate $((r - 1)) "$cs${extra:+,$extra}")
 				bench_log "graph: $k, $smp vCPUs, $order (run $r of $1)"
 				bench_point graph "$k" "$smp" "$r" "$BENCH_WORK/img/graph-$k.img" \

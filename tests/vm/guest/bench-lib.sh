@@ -94,7 +94,8 @@ bench_modprobe_par() {
 }
 
 # bench_modpreload MODE [ARG...]: MODE waves|dataflow, then any of -jN,
-# -fifo (--order fifo), -fixed (--pool fixed), -profile (the profile the
+# -fifo (--order fifo), -fixed (--pool fixed, the default), -adaptive
+# (--pool adaptive), -profile (the profile the
 # warm-up of bench_each wrote; without it, none); the report goes to
 # /run/report.json
 bench_modpreload() {
@@ -106,6 +107,7 @@ bench_modpreload() {
 		j[0-9]*) bench_w="$bench_w -j ${bench_o#j}" ;;
 		fifo) bench_w="$bench_w --order fifo" ;;
 		fixed) bench_w="$bench_w --pool fixed" ;;
+		adaptive) bench_w="$bench_w --pool adaptive" ;;
 		profile) bench_p=/run/bench.profile ;;
 		esac
 	done
