@@ -9,18 +9,8 @@
 
 static void flush(struct mp_json *j)
 {
-	size_t off = 0;
-
-	while (off < j->len && j->err == 0) {
-		ssize_t n = write(j->fd, j->buf + off, j->len - off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			j->err = n < 0 ? -errno : -EIO;
-		else
-			off += (size_t)n;
-	}
+	if (j->err == 0)
+		j->err = mp_write_full(j->fd, j->buf, j->len);
 	j->len = 0;
 }
 

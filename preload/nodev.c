@@ -57,21 +57,6 @@ static const char header[] =
 	"# Delete this file to undo it; modpreload.nodev=0 on the kernel command\n"
 	"# line keeps it from being written. /run is gone at the next boot.\n";
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len > 0) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /*
  * Appends: the initramfs's run wrote its lines before switch-root, and
  * the booted system's run, which finds those modules blacklisted and does
@@ -116,7 +101,7 @@ int mp_nodev_write(struct mp_ctx *ctx, const char *path)
 		len += (size_t)snprintf(buf + len, cap - len, "blacklist %s\n", p->mods[i].name);
 		n++;
 	}
-	r = write_all(fd, buf, len);
+	r = mp_write_full(fd, buf, len);
 out:
 	if (r < 0)
 		mp_log(ctx, MP_LOG_ERR, "%s: cannot write the no-device blacklist: %s (%s)", path,

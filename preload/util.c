@@ -120,6 +120,25 @@ int mp_read_file(const char *path, char *buf, size_t size, size_t *len)
 
 /* Fills buf[0..room) from fd, through EINTR and short reads: 1 at the end
  * of the file, 0 when buf is full first, -errno. *got is what was read. */
+/* All of buf to fd, through EINTR and short writes: 0 or -errno (-EIO for
+ * a write that took nothing). */
+int mp_write_full(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
 static int read_full(int fd, char *buf, size_t room, size_t *got)
 {
 	*got = 0;
