@@ -168,9 +168,16 @@ void mp_load(const struct mp_env *env, const struct mp_job *job, struct mp_load_
 			res->state = MP_LOADED;
 			return;
 		}
+		/* EEXIST is a duplicate's answer only if the module is there:
+		 * an init() may say it too (acpi_cpufreq, pcc_cpufreq while
+		 * another cpufreq driver is registered), and then nothing is
+		 * loaded. Coming or going again: someone else's load, above. */
 		if (r == -EEXIST) {
-			res->state = MP_LIVE;
-			return;
+			int st = mp_initstate(env->sysfs, job->name);
+
+			if (st == MP_INITSTATE_NONE)
+				goto fail;
+			continue;
 		}
 		/* EBUSY is the kernel refusing a second load of a name that is
 		 * still coming: someone else's load, which we wait for above.

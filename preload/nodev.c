@@ -19,10 +19,13 @@
  * The blacklist keeps only aliases away: `modprobe NAME` still loads it.
  *
  * "No device" is the report's no_device, as outcome.c decides it: ENODEV,
- * what modprobe calls "No such device", or a module skipped because a
- * dependency said it (amd64_edac, whose edac_mce_amd finds no AMD EDAC),
- * of a module only coldplug asked for: blacklisting the module the CPU
- * asks for keeps its dependency from being loaded too.
+ * what modprobe calls "No such device", an init() that says EEXIST because
+ * another driver holds what it would register (acpi_cpufreq beside
+ * intel_pstate on some kernels, pcc_cpufreq beside acpi_cpufreq), or a
+ * module skipped because a dependency said it (amd64_edac, whose
+ * edac_mce_amd finds no AMD EDAC), of a module only coldplug asked for:
+ * blacklisting the module the CPU asks for keeps its dependency from
+ * being loaded too.
  * Other refusals (EOPNOTSUPP from kvm without the CPU's extensions) may be
  * a passing state and are asked for again.
  */
@@ -51,9 +54,9 @@ static bool blacklistable(const struct mp_plan *p, const struct mp_module *m)
 
 static const char header[] =
 	"# Written by modpreload: drivers that a CPU's modalias matched and whose\n"
-	"# init() (or a dependency's) found no device (ENODEV) in this boot. The\n"
-	"# blacklist stops udev from asking for them once per CPU; `modprobe NAME`\n"
-	"# still loads them.\n"
+	"# init() (or a dependency's) found no device (ENODEV), or its place taken\n"
+	"# by another driver (EEXIST), in this boot. The blacklist stops udev from\n"
+	"# asking for them once per CPU; `modprobe NAME` still loads them.\n"
 	"# Delete this file to undo it; modpreload.nodev=0 on the kernel command\n"
 	"# line keeps it from being written. /run is gone at the next boot.\n";
 

@@ -13,7 +13,10 @@
  * Coldplug asks for every driver that matches a device, and a driver whose
  * init() finds nothing it can drive says ENODEV (acpi_cpufreq on a machine
  * without the firmware interface, an EDAC driver on another vendor's
- * CPU). For a module only coldplug wanted, that and what it takes down
+ * CPU); one whose place is taken says EEXIST (acpi_cpufreq or
+ * pcc_cpufreq while intel_pstate, or the other, is the cpufreq driver:
+ * the device is driven, by someone else). For a module only coldplug
+ * wanted, that and what it takes down
  * with it is news, not a failure: reported, but not counted.
  */
 bool mp_outcome_no_device(const struct mp_plan *p, const struct mp_module *m)
@@ -25,7 +28,7 @@ bool mp_outcome_no_device(const struct mp_plan *p, const struct mp_module *m)
 	if (m->sources == 0 || (m->sources & ~coldplug) != 0)
 		return false;
 	if (m->state == MP_FAILED)
-		return m->err == ENODEV;
+		return m->err == ENODEV || m->err == EEXIST;
 	if (m->state != MP_SKIPPED || m->excluded)
 		return false;
 	/* skipped for a dependency that found no device, and for nothing

@@ -291,6 +291,10 @@ const char *mp_load_error(int err)
 		return "refused to follow a symlink in the module directory";
 	case ENODEV:
 		return "init() found no device";
+	case EEXIST:
+		/* a duplicate of a live module is not a failure: only an
+		 * init() that says it gets here (load.c) */
+		return "init() found its place taken (another driver is registered)";
 	case EFBIG:
 		return "larger than the " MP_STR(MP_DECOMPRESS_MAX_MIB) " MiB a module may "
 		       "decompress to";

@@ -136,6 +136,23 @@ t_busy() {
 	check "message says why kid" grep -q "skipped: kid: depends on busy, which failed (EBUSY)" "$t/err"
 }
 
+# An init() that returns EEXIST (a cpufreq driver while another one is
+# registered): nothing is loaded, so it is a failure, not "already live"
+# (what a duplicate of a live module hears), after one call.
+t_init_eexist() {
+	setup 'a\nexist a\nkid exist\nfree a\n'
+	RULES=exist:17:0
+	run kid free
+	check "exit 1" eq "$rc" 1
+	check "exist tried once" eq "$(starts exist)" 1
+	check "kid never tried" eq "$(starts kid)" 0
+	check "report exist failed" eq "$(state exist)" failed
+	check "report exist errno" eq "$(jq -r '.modules[] | select(.name=="exist") | .error' "$t/r.json")" EEXIST
+	check "message names exist and EEXIST" grep -q "failed: exist: init() found its place taken.*(EEXIST)" "$t/err"
+	check "message says why kid" grep -q "skipped: kid: depends on exist, which failed (EEXIST)" "$t/err"
+	check "free live" live free
+}
+
 # An init() that never returns: we give up on it after --timeout, skip its
 # dependents, load the rest, and return.
 t_hang() {
@@ -666,7 +683,7 @@ t_no_device() {
 # command line are not. The next run leaves the blacklisted one alone but
 # still loads it by name; modpreload.nodev=0 writes nothing.
 t_nodev() {
-	setup 'cpunodev alias=cpu:type:x86,ven*fam*mod*:feature:*0001*\nshared alias=cpu:type:x86,ven*fam*mod*:feature:*0002*\ncpubusy alias=cpu:type:x86,ven*fam*mod*:feature:*0001*\ncpulate alias=cpu:type:x86,ven*fam*mod*:feature:*0001*\nedacdep\nedac edacdep alias=cpu:type:x86,ven*fam*mod*:feature:*0002*\nfreq alias=acpi*:LNXCPU:*\n'
+	setup 'cpunodev alias=cpu:type:x86,ven*fam*mod*:feature:*0001*\nshared alias=cpu:type:x86,ven*fam*mod*:feature:*0002*\ncpubusy alias=cpu:type:x86,ven*fam*mod*:feature:*0001*\ncpulate alias=cpu:type:x86,ven*fam*mod*:feature:*0001*\ncpuexist alias=cpu:type:x86,ven*fam*mod*:feature:*0001*\nedacdep\nedac edacdep alias=cpu:type:x86,ven*fam*mod*:feature:*0002*\nfreq alias=acpi*:LNXCPU:*\n'
 	# "shared" stands for a driver that a PCI device's alias matches too
 	printf 'alias platform:shared shared\n' >"$t/root/etc/modprobe.d/alias.conf"
 	i=0
@@ -682,16 +699,20 @@ t_nodev() {
 	mkdir -p "$t/sys/devices/platform/s"
 	echo 'MODALIAS=platform:shared' >"$t/sys/devices/platform/s/uevent"
 	bl=$t/root/etc/modprobe.d/nodev.conf
-	RULES=cpunodev:19:0,shared:19:0,cpubusy:16:0,edacdep:19:0,freq:19:0
+	# cpuexist: an init() that says EEXIST (pcc_cpufreq while another
+	# cpufreq driver is registered) has loaded nothing: not "live"
+	RULES=cpunodev:19:0,shared:19:0,cpubusy:16:0,edacdep:19:0,freq:19:0,cpuexist:17:0
 	run --coldplug --settle-ms 20 --nodev-blacklist "$bl"
 	check "exit 1 (cpubusy)" eq "$rc" 1
-	check "each tried once" eq "$(calls)" 6
+	check "each tried once" eq "$(calls)" 7
+	check "cpuexist failed" eq "$(state cpuexist)" failed
+	check "cpuexist: EEXIST" eq "$(jq -r '.modules[] | select(.name=="cpuexist") | .error' "$t/r.json")" EEXIST
 	check "edac skipped" eq "$(state edac)" skipped
 	# edac, not edacdep: what the CPU asks for, whose dependency said ENODEV
 	check "blacklisted" eq "$(grep '^blacklist' "$bl" | sort | tr '\n' ' ')" \
-		"blacklist cpunodev blacklist edac blacklist freq "
+		"blacklist cpuexist blacklist cpunodev blacklist edac blacklist freq "
 	check "how to undo it, said" grep -q '^# Delete this file' "$bl"
-	check "logged" grep -q "3 drivers that found no device for any CPU blacklisted" "$t/err"
+	check "logged" grep -q "4 drivers that found no device for any CPU blacklisted" "$t/err"
 	# the next run (the booted system's after the initramfs's): cpunodev
 	# is left alone, what it finds is appended
 	: >"$t/log"
@@ -699,6 +720,7 @@ t_nodev() {
 	RULES=shared:19:0,cpubusy:16:0,cpulate:19:0,edacdep:19:0,freq:19:0
 	run --coldplug --settle-ms 20 --nodev-blacklist "$bl"
 	check "cpunodev not asked again" eq "$(starts cpunodev)" 0
+	check "cpuexist not asked again" eq "$(starts cpuexist)" 0
 	check "edacdep not asked again" eq "$(starts edacdep)" 0
 	check "freq not asked again" eq "$(starts freq)" 0
 	check "shared asked again" eq "$(starts shared)" 1
@@ -985,7 +1007,7 @@ t_utf8() {
 		"$(printf '%s/li\357\277\275st.conf:5: not a module name, line ignored' "$t")"
 }
 
-cases="basic:sched duplicates:sched failure:sched busy:sched hang:sched ebusy:sched ebusy_hung:sched loop_error:sched
+cases="basic:sched duplicates:sched failure:sched busy:sched init_eexist:sched hang:sched ebusy:sched ebusy_hung:sched loop_error:sched
 live_builtin other_loader:sched
 options blacklist softdep_cycle softdep_fails:sched compressed bombs:sched waves:sched parallel:sched
 missing missing_file paths bad_index dry_run coldplug:sched no_device nodev modules_load second_level:sched kstats config_usage fanout:sched"

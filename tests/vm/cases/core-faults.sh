@@ -6,7 +6,8 @@
 # message. Two boots of one image (tests/vm/guest/core-faults.sh):
 #   sig       module.sig_enforce=1: unsigned mpt_* refused (EKEYREJECTED),
 #             Debian's signed virtio_blk loads
-#   faults    an init() returning EBUSY (mpt_busy), a 512 MiB .bss
+#   faults    an init() returning EBUSY (mpt_busy) or EEXIST (mpt_exist),
+#             a 512 MiB .bss
 #             (mpt_nomem: ENOMEM), a read-only /run (no report, the loads
 #             happen), modules_disabled=1 (EPERM)
 # About 2 minutes.
@@ -22,6 +23,7 @@ mkdir -p "$work"
 EPERM=0xffffffffffffffff
 ENOMEM=0xfffffffffffffff4
 EBUSY=0xfffffffffffffff0
+EEXIST=0xffffffffffffffef
 EKEYREJECTED=0xffffffffffffff7f
 
 if ! line=$("$top/tests/vm/kernels.sh" bookworm 2>"$work/kernels.log") ||
@@ -91,6 +93,14 @@ core_eq "busy: mpt_chain3 live" "$(mpt_get proc.mpt_chain3 "$r")" 1
 has busy "failed: mpt_busy: .*(EBUSY)"
 has busy "skipped: mpt_busy_child: depends on mpt_busy, which failed (EBUSY)"
 core_verdict "$name/init-ebusy"
+
+# EEXIST from init(): the duplicate's errno, but nothing is there
+core_eq "eexist: mpt_exist" "$(mpt_get state.mpt_exist "$r")" failed
+core_eq "eexist: mpt_exist tried once" "$(core_ncalls busy.call.mpt_exist "$r")" 1
+core_eq "eexist: the kernel said EEXIST" "$(core_field busy.call.mpt_exist 3 "$r")" "$EEXIST"
+core_eq "eexist: mpt_exist not live" "$(mpt_get proc.mpt_exist "$r")" 0
+has busy "failed: mpt_exist: init() found its place taken.*(EEXIST)"
+core_verdict "$name/init-eexist"
 
 core_eq "nomem: exit" "$(mpt_get nomem.rc "$r")" 1
 core_eq "nomem: mpt_nomem" "$(mpt_get state.mpt_nomem "$r")" failed

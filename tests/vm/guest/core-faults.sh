@@ -26,11 +26,13 @@ if [ "$(cat /sys/module/module/parameters/sig_enforce 2>/dev/null)" = Y ]; then
 fi
 
 # init() returns EBUSY: one call, its dependent skipped, the rest loads.
+# mpt_exist's init() returns EEXIST: nothing loaded, so not "live".
 core_trace_clear
-core_run busy -r $R mpt_busy_child mpt_chain3
+core_run busy -r $R mpt_busy_child mpt_chain3 mpt_exist
 core_state $R mpt_busy
 core_state $R mpt_busy_child
-mpt_loaded mpt_busy mpt_busy_child mpt_chain3
+core_state $R mpt_exist
+mpt_loaded mpt_busy mpt_busy_child mpt_chain3 mpt_exist
 core_calls | sed 's/call\./busy.call./'
 
 # 512 MiB of .bss in 256 MiB of RAM: the kernel's allocation fails before
