@@ -46,8 +46,9 @@
 #   MP_BENCH_XARGS_P       xargs -P (default the same 2*vCPUs+16)
 #   MP_BENCH_GRAPH_EXTRA   more contenders for the graph: dataflow or waves,
 #                          then -jN, -fifo (--order=fifo), -fixed
-#                          (--pool=fixed, the default), -adaptive
-#                          (--pool=adaptive), -profile (the warm-up's profile);
+#                          (--pool=fixed, the default with -jN), -adaptive
+#                          (--pool=adaptive, the default without -jN),
+#                          -profile (the warm-up's profile);
 #                          default dataflow-fifo-fixed (0.1.0's scheduler),
 #                          dataflow-adaptive, dataflow-fifo, dataflow-profile,
 #                          dataflow-adaptive-profile,

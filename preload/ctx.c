@@ -396,6 +396,9 @@ int mp_ctx_new(const struct mp_options *opts, mp_log_fn log, void *log_data,
 		goto fail;
 
 	ctx->env.jobs = opts->jobs > 0 ? opts->jobs : ctx->cmdline.jobs > 0 ? ctx->cmdline.jobs : default_jobs();
+	/* a count someone chose is a cap; the CPUs' count is only a start */
+	ctx->env.adaptive = opts->pool == MP_POOL_ADAPTIVE ||
+			    (opts->pool == MP_POOL_AUTO && opts->jobs <= 0 && ctx->cmdline.jobs <= 0);
 	if (ctx->env.jobs > (int)mp_limits[MP_LIM_JOBS].max)
 		ctx->env.jobs = (int)mp_limits[MP_LIM_JOBS].max;
 	ctx->env.timeout_ms = opts->timeout_ms ? opts->timeout_ms :

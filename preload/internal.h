@@ -52,6 +52,7 @@ struct mp_env {
 	char compression[16];   /* /sys/module/compression: in-kernel decompressor */
 	unsigned timeout_ms;    /* per module */
 	int jobs;
+	bool adaptive;          /* the pool grows by the workers asleep in init() */
 	uint64_t t0;            /* CLOCK_MONOTONIC ns when the context was made */
 	uint64_t deadline;      /* when loading stops (opts.deadline_ms); 0: never */
 	/* the last boot's load times, as this run uses them (profile_io.c) */

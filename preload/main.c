@@ -38,8 +38,9 @@ static const char usage[] =
 	"      --waves              wait for each wave to finish before the next starts\n"
 	"      --order ORDER        which ready module first: critical (the longest\n"
 	"                           chain of expected load time, default) or fifo\n"
-	"      --pool POOL          fixed (-j workers, default) or adaptive (workers\n"
-	"                           asleep do not count against -j; experimental)\n"
+	"      --pool POOL          adaptive (workers asleep in init() do not count\n"
+	"                           against -j; the default without -j) or fixed\n"
+	"                           (-j workers; the default with -j)\n"
 	"      --profile FILE       the last boot's load times (default\n"
 	"                           /usr/lib/modpreload/profile if there; \"\": none)\n"
 	"      --profile-out FILE   write this run's times there (default: \"profile\"\n"
@@ -255,7 +256,7 @@ int main(int argc, char **argv)
 		case OPT_POOL:
 			if (strcmp(optarg, "adaptive") != 0 && strcmp(optarg, "fixed") != 0)
 				return bad_usage("--pool: '%s' is not adaptive or fixed", optarg);
-			a.opts.adaptive_pool = strcmp(optarg, "adaptive") == 0;
+			a.opts.pool = strcmp(optarg, "adaptive") == 0 ? MP_POOL_ADAPTIVE : MP_POOL_FIXED;
 			break;
 		case OPT_PROFILE:
 			a.opts.profile = optarg;

@@ -44,11 +44,13 @@ struct mp_options {
 	bool waves;              /* strict barriers instead of dataflow */
 	bool fifo;               /* ready modules in arrival order, not by
 				    the longest chain they start */
-	bool adaptive_pool;      /* the pool grows by the workers seen asleep
-				    (opt-in: a load asleep before its init()
-				    looks the same, and a real kernel showed
-				    CPU-bound inits oversubscribed); else jobs
-				    workers, whatever they do */
+	enum mp_pool {           /* how many loads at once: */
+		MP_POOL_AUTO,    /* adaptive, unless a job count is given
+				    (jobs, or rd.modpreload.jobs=): fixed */
+		MP_POOL_FIXED,   /* jobs workers, whatever they do */
+		MP_POOL_ADAPTIVE /* jobs, and one more for each worker asleep
+				    in an init() (sched.c) */
+	} pool;
 	const char *profile;     /* NULL: MP_PROFILE_PATH if there; "": none */
 	const char *profile_out; /* NULL: "profile" beside the report; "": none */
 	bool dry_run;

@@ -193,7 +193,7 @@ static void json_profile(struct mp_json *j, const struct mp_ctx *ctx)
 	mp_json_u64(j, "modules", use->profile ? (uint64_t)use->profile->n : 0);
 	mp_json_u64(j, "known", known);
 	mp_json_str(j, "order", opts->fifo ? "fifo" : "critical");
-	mp_json_str(j, "pool", opts->adaptive_pool ? "adaptive" : "fixed");
+	mp_json_str(j, "pool", mp_ctx_env(ctx)->adaptive ? "adaptive" : "fixed");
 	mp_json_obj_end(j);
 }
 

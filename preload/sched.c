@@ -397,13 +397,23 @@ static bool task_asleep(pid_t tid)
 	return p[1] == ' ' && (p[2] == 'S' || p[2] == 'D');
 }
 
+/* Asleep in init() itself: until sysfs says the module is coming, the
+ * load is still reading, checking and allocating, and a sleep there (the
+ * file's pages, a lock, a dependency that is still coming) ends in work for
+ * a CPU. Counting those let the pool oversubscribe CPU-bound inits. */
+static bool asleep_in_init(const struct sched *s, const struct worker *w)
+{
+	return task_asleep(w->sample_tid) &&
+	       mp_initstate(s->env->sysfs, s->plan->mods[w->sample_job].name) == MP_INITSTATE_COMING;
+}
+
 /*
  * Called with the lock held; drops it while it reads /proc, so that no
  * worker waits for it. The jobs that may run now: env->jobs, and one more
- * for each worker that two samples in a row found asleep in the same job
- * (one sample may catch a spinning init() on a lock for an instant), at
- * most the -j limit's maximum; and the workers to run them. A thread that cannot be
- * made is no error while another works.
+ * for each worker that two samples in a row found asleep in the same job's
+ * init() (one sample may catch a spinning init() on a lock for an
+ * instant), at most the -j limit's maximum; and the workers to run them.
+ * A thread that cannot be made is no error while another works.
  *
  * Sampling costs a few procfs reads a worker, which under emulation (TCG)
  * can take a good part of a CPU: the next sample waits ten times as long
@@ -416,7 +426,7 @@ static int pool_adjust(struct sched *s, uint64_t now)
 	int i, n, asleep = 0, limit, want, r = 0;
 	uint64_t took;
 
-	if (!s->opts->adaptive_pool || now < s->next_sample)
+	if (!s->env->adaptive || now < s->next_sample)
 		return 0;
 	/* Only this thread starts workers: the array stays as it is while
 	 * the lock is dropped, and the sample fields are ours. */
@@ -432,7 +442,7 @@ static int pool_adjust(struct sched *s, uint64_t now)
 	pthread_mutex_unlock(&s->lock);
 	for (i = 0; i < n; i++)
 		if (s->workers[i]->sample_job >= 0)
-			s->workers[i]->sample_asleep = task_asleep(s->workers[i]->sample_tid);
+			s->workers[i]->sample_asleep = asleep_in_init(s, s->workers[i]);
 	pthread_mutex_lock(&s->lock);
 	for (i = 0; i < n; i++) {
 		struct worker *w = s->workers[i];
@@ -644,7 +654,7 @@ static int loop(struct sched *s)
 		if (r < 0)
 			break;
 		/* work waits for a slot: look again when the next sample is due */
-		if (s->opts->adaptive_pool && s->qlen > 0) {
+		if (s->env->adaptive && s->qlen > 0) {
 			now = mp_now_ns();
 			if (s->next_sample <= now)
 				wait_ns = 0;

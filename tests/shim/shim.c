@@ -11,10 +11,13 @@
  *                  already there answers EEXIST, as the kernel would.
  *   MP_SHIM_LOG    file: one line per event, "<ns> start|end <name> <ret>
  *                  <call> <params>", to check order, overlap and counts.
- *   MP_SHIM_RULES  "name:errno:delay_ms[:spin][,...]": fail with errno (0
- *                  for success) after sleeping delay_ms, or with ":spin"
+ *   MP_SHIM_RULES  "name:errno:delay_ms[:spin|:pre][,...]": fail with errno
+ *                  (0 for success) after sleeping delay_ms, or with ":spin"
  *                  after burning the CPU that long, as an init() that
- *                  computes or polls with mdelay(); "*" matches any name.
+ *                  computes or polls with mdelay(), or with ":pre" after
+ *                  sleeping that long before the module is "coming", as a
+ *                  load waits for its file or a lock before init() runs;
+ *                  "*" matches any name.
  *   MP_SHIM_SPAWN  "name=devdir=modalias[;...]": a successful load of name
  *                  creates MP_SHIM_SYSFS/devices/devdir/uevent with that
  *                  MODALIAS, as a bus driver makes its devices appear.
@@ -119,7 +122,7 @@ static int name_from_image(const void *image, unsigned long len, char *out, size
 	return -1;
 }
 
-static void rule_for(const char *name, int *err, unsigned *delay_ms, bool *spin)
+static void rule_for(const char *name, int *err, unsigned *delay_ms, bool *spin, bool *pre)
 {
 	const char *rules = getenv("MP_SHIM_RULES");
 	char buf[4096], *save = NULL, *tok;
@@ -127,6 +130,7 @@ static void rule_for(const char *name, int *err, unsigned *delay_ms, bool *spin)
 	*err = 0;
 	*delay_ms = 0;
 	*spin = false;
+	*pre = false;
 	if (rules == NULL)
 		return;
 	snprintf(buf, sizeof(buf), "%s", rules);
@@ -142,6 +146,7 @@ static void rule_for(const char *name, int *err, unsigned *delay_ms, bool *spin)
 			*err = e;
 			*delay_ms = d;
 			*spin = strcmp(how, "spin") == 0;
+			*pre = strcmp(how, "pre") == 0;
 			return;
 		}
 	}
@@ -365,15 +370,23 @@ static void take(unsigned delay, bool spin)
 static long fake_load(const char *name, const char *params, const char *call)
 {
 	unsigned delay;
-	bool spin;
+	bool spin, pre, logged = false;
 	int err;
 
+	rule_for(name, &err, &delay, &spin, &pre);
+	if (pre) {
+		/* before the kernel forms the module: no initstate yet */
+		log_event("start", name, 0, call, params);
+		logged = true;
+		take(delay, false);
+		delay = 0;
+	}
 	pthread_mutex_lock(&lock);
 	if (other_starts(name) || (exists(name) && coming(name))) {
 		/* the kernel refuses a second load of a module still coming */
 		pthread_mutex_unlock(&lock);
-		log_event("start", name, 0, call, params);
-		rule_for(name, &err, &delay, &spin);
+		if (!logged)
+			log_event("start", name, 0, call, params);
 		take(delay, spin);
 		log_event("end", name, -EBUSY, call, params);
 		errno = EBUSY;
@@ -381,7 +394,8 @@ static long fake_load(const char *name, const char *params, const char *call)
 	}
 	if (exists(name)) {
 		pthread_mutex_unlock(&lock);
-		log_event("start", name, 0, call, params);
+		if (!logged)
+			log_event("start", name, 0, call, params);
 		log_event("end", name, -EEXIST, call, params);
 		errno = EEXIST;
 		return -1;
@@ -389,8 +403,8 @@ static long fake_load(const char *name, const char *params, const char *call)
 	set_state(name, "coming\n");
 	pthread_mutex_unlock(&lock);
 
-	log_event("start", name, 0, call, params);
-	rule_for(name, &err, &delay, &spin);
+	if (!logged)
+		log_event("start", name, 0, call, params);
 	take(delay, spin);
 	pthread_mutex_lock(&lock);
 	set_state(name, err ? NULL : "live\n");

@@ -442,7 +442,9 @@ t_fifo_worse() {
 
 # The pool follows the CPU: loads asleep in init() do not hold back the
 # others (eight 400 ms sleeps at -j 2 overlap far beyond 2), loads that
-# burn the CPU never run more than -j at once.
+# burn the CPU never run more than -j at once, nor do loads asleep before
+# their init() (not yet "coming": that sleep ends in CPU work). Adaptive is
+# the default; a job count given makes it fixed.
 t_pool() {
 	spec=
 	for i in 0 1 2 3 4 5 6 7; do spec="${spec}p$i\n"; done
@@ -461,6 +463,19 @@ t_pool() {
 	run -j 2 --pool adaptive p0 p1 p2 p3 p4 p5 p6 p7
 	check "spinning: exit 0" eq "$rc" 0
 	check "spinning: never more than -j at once ($(most_at_once))" [ "$(most_at_once)" -le 2 ]
+	setup "$spec"
+	RULES='*:0:300:pre'
+	run -j 2 --pool adaptive p0 p1 p2 p3 p4 p5 p6 p7
+	check "asleep before init(): exit 0" eq "$rc" 0
+	check "asleep before init(): never more than -j at once ($(most_at_once))" [ "$(most_at_once)" -le 2 ]
+	setup 'p0\n'
+	run p0
+	check "default: adaptive" eq "$(jq -r .profile.pool "$t/r.json")" adaptive
+	run -j 3 p0
+	check "-j: fixed" eq "$(jq -r .profile.pool "$t/r.json")" fixed
+	echo 'rd.modpreload.jobs=3' >"$t/cmdline"
+	run p0
+	check "rd.modpreload.jobs=: fixed" eq "$(jq -r .profile.pool "$t/r.json")" fixed
 }
 
 # The profile: written beside the report, read back, and it orders loads.

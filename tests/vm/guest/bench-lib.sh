@@ -94,8 +94,8 @@ bench_modprobe_par() {
 }
 
 # bench_modpreload MODE [ARG...]: MODE waves|dataflow, then any of -jN,
-# -fifo (--order fifo), -fixed (--pool fixed, the default), -adaptive
-# (--pool adaptive), -profile (the profile the
+# -fifo (--order fifo), -fixed (--pool fixed, the default with -jN), -adaptive
+# (--pool adaptive, the default without -jN), -profile (the profile the
 # warm-up of bench_each wrote; without it, none); the report goes to
 # /run/report.json
 bench_modpreload() {

@@ -4,8 +4,9 @@
 # asked for first), loaded four times: in arrival order and by the longest
 # chain on a fixed pool of two, then twice on the adaptive pool, the
 # second time with the profile the first one wrote. Then four leaves that
-# burn the CPU, at -j 1 on the default (fixed) pool. The trace, cleared before each, has the calls;
-# everything is unloaded between runs.
+# burn the CPU at -j 1, on the default (fixed) pool and four others on the
+# adaptive one. The trace, cleared before each, has the calls; everything
+# is unloaded between runs.
 # shellcheck source=/dev/null
 . /mpt/core-lib.sh
 D=400
@@ -15,13 +16,17 @@ for m in mpt_fan00 mpt_fan01 mpt_fan02 mpt_fan03 mpt_fan04 mpt_fan05 \
 	cmd="$cmd $m.delay_ms=$D"
 done
 echo "$cmd" >/run/sleep.cmdline
-echo "mpt_fan10.spin_ms=300 mpt_fan11.spin_ms=300 mpt_fan12.spin_ms=300 mpt_fan13.spin_ms=300" \
-	>/run/spin.cmdline
+cmd=''
+for i in 0 1 2 3 4 5 6 7; do
+	cmd="$cmd mpt_fan1$i.spin_ms=300"
+done
+echo "$cmd" >/run/spin.cmdline
 mpt_kv uname "$(uname -r)"
 
 unload() {
 	for m in mpt_fan00 mpt_fan01 mpt_fan02 mpt_fan03 mpt_fan04 mpt_fan05 \
-		mpt_fan10 mpt_fan11 mpt_fan12 mpt_fan13 mpt_chain5 mpt_chain4 mpt_chain3 \
+		mpt_fan10 mpt_fan11 mpt_fan12 mpt_fan13 mpt_fan14 mpt_fan15 mpt_fan16 \
+		mpt_fan17 mpt_chain5 mpt_chain4 mpt_chain3 \
 		mpt_chain2 mpt_chain1 mpt_chain0 mpt_fanbase; do
 		rmmod "$m" 2>/dev/null
 	done
@@ -52,8 +57,13 @@ core_trace_clear
 core_run spin --no-default-config --cmdline /run/spin.cmdline -j 1 --profile '' --profile-out '' \
 	mpt_fan10 mpt_fan11 mpt_fan12 mpt_fan13
 core_calls | sed 's/call\./spin.call./'
+unload
+core_trace_clear
+core_run spina --no-default-config --cmdline /run/spin.cmdline -j 1 --pool adaptive \
+	--profile '' --profile-out '' mpt_fan14 mpt_fan15 mpt_fan16 mpt_fan17
+core_calls | sed 's/call\./spina.call./'
 # when each init() was spinning, from the kernel log: spin.NAME=START,END (us)
-dmesg | awk '/mpt: spin mpt_fan1[0-3] (start|end)$/ {
+dmesg | awk '/mpt: spin mpt_fan1[0-7] (start|end)$/ {
 	t = $0; sub(/^[^[]*\[ */, "", t); sub(/\].*/, "", t)
 	n = $(NF - 1); if ($NF == "start") s[n] = int(t * 1000000); else e[n] = int(t * 1000000)
 } END { for (n in s) printf "MPT: spinwin.%s=%d,%d\n", n, s[n], e[n] }'
