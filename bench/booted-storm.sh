@@ -1,6 +1,6 @@
 #!/bin/sh
 # The whole boot, initramfs and booted system, with and without modpreload
-# in both (tests/vm/booted-host.sh, the booted-storm VM case's machinery): a
+# in both (harness/booted/host.sh, the booted-storm VM case's machinery): a
 # dracut 059 image with 90modpreload boots Debian's 6.1 into a real Debian
 # bookworm root (systemd 252, udev, the full module tree) with
 # modpreload-coldplug.service enabled, to multi-user.target; "without" is the
@@ -33,8 +33,8 @@ while [ $# -gt 0 ]; do
 	*) sed -n 's/^# Usage: /usage: /p' "$0" >&2; exit 2 ;;
 	esac
 done
-# shellcheck source=tests/vm/booted-host.sh
-. "$top/tests/vm/booted-host.sh"
+# shellcheck source=harness/booted/host.sh
+. "$top/harness/booted/host.sh"
 log() { printf 'booted-storm: %s\n' "$*" >&2; }
 
 bt_setup || { log "setup failed (see $DR_WORK/setup.log and $DR_WORK/logs/)"; exit 1; }

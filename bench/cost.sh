@@ -49,7 +49,7 @@ printf '%s\n' '# shellcheck shell=sh' ': nothing' >"$w/empty.sh"
 image() { # NAME MKIMAGE_ARG...
 	n=$1
 	shift
-	"$top/tests/vm/mkimage.sh" -o "$w/$n.img" -k "$BK_KVER" -M "$BK_KDIR" -m "$mods" \
+	"$top/harness/lib/mkimage.sh" -o "$w/$n.img" -k "$BK_KVER" -M "$BK_KDIR" -m "$mods" \
 		--script "$w/empty.sh" "$@" >"$w/$n.log" 2>&1 || bench_die "mkimage.sh failed: $w/$n.log"
 	kv "image.$n" "$(stat -c %s "$w/$n.img")"
 }

@@ -5,18 +5,18 @@
 # Then what the kernel saw, side by side, and modpreload's own report.
 # Debian's kernel has no CONFIG_MODULE_STATS: the memory the storm made the
 # kernel allocate for loads it refused comes from the kernel's own counters
-# on a 6.12 built with it (tests/vm/kernels.sh stats), booted the same two
+# on a 6.12 built with it (harness/lib/kernels.sh stats), booted the same two
 # ways, and from modpreload's estimate for Debian's.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-. "$top/tests/vm/hostlib.sh"
+. "$top/harness/lib/hostlib.sh"
 work=$top/build/demo
 smp=${MP_DEMO_SMP:-16}
 mkdir -p "$work"
 say() { printf '%s\n' "$*" >&2; }
 
 say "== Debian bookworm's kernel (fetched, not installed)"
-line=$("$top/tests/vm/kernels.sh" bookworm)
+line=$("$top/harness/lib/kernels.sh" bookworm)
 kver=$(echo "$line" | cut -d' ' -f2)
 kdir=$(echo "$line" | cut -d' ' -f3)
 say "   $kver"
@@ -27,9 +27,9 @@ if [ ! -s "$work/modules.txt" ]; then
 	say "== discovering the VM's devices (one short boot)"
 	printf '%s\n' '# shellcheck shell=sh' \
 		'mpt_coldplug_modaliases | sort -u | sed "s/^/MPT: alias=/"' >"$work/discover.sh"
-	"$top/tests/vm/mkimage.sh" -o "$work/discover.img" -k "$kver" -M "$kdir" \
+	"$top/harness/lib/mkimage.sh" -o "$work/discover.img" -k "$kver" -M "$kdir" \
 		--script "$work/discover.sh" >"$work/mkimage.log" 2>&1
-	"$top/tests/vm/run.sh" -k "$kdir/vmlinuz" -i "$work/discover.img" -s 2 -t 300 --no-trace \
+	"$top/harness/lib/run.sh" -k "$kdir/vmlinuz" -i "$work/discover.img" -s 2 -t 300 --no-trace \
 		-l "$work/discover.log" >"$work/discover.txt" 2>/dev/null
 	mkdir -p "$work/noconf"
 	mpt_keys alias= "$work/discover.txt" | cut -d= -f2- | while read -r a; do
@@ -40,27 +40,27 @@ fi
 say "   $(wc -l <"$work/modules.txt") modules match its devices"
 
 say "== one image with both loaders"
-"$top/tests/vm/mkimage.sh" -o "$work/demo.img" -k "$kver" -M "$kdir" \
+"$top/harness/lib/mkimage.sh" -o "$work/demo.img" -k "$kver" -M "$kdir" \
 	-m "$(paste -sd, "$work/modules.txt")" --kmod \
 	--add "$top/build/modpreload:/sbin/modpreload" \
-	--script "$top/tests/vm/guest/demo.sh" >"$work/mkimage.log" 2>&1
+	--script "$top/harness/bench/guest/demo.sh" >"$work/mkimage.log" 2>&1
 
 for mode in naive modpreload; do
 	say "== booting with $smp vCPUs: $mode"
-	"$top/tests/vm/run.sh" -k "$kdir/vmlinuz" -i "$work/demo.img" -s "$smp" -m 1024 -t 600 \
+	"$top/harness/lib/run.sh" -k "$kdir/vmlinuz" -i "$work/demo.img" -s "$smp" -m 1024 -t 600 \
 		-a "mpt.demo=$mode" -l "$work/$mode.log" >"$work/$mode.txt" 2>/dev/null
 done
 
 say "== the same on 6.12 with CONFIG_MODULE_STATS (built once, ~5 minutes)"
-if sline=$("$top/tests/vm/kernels.sh" stats 2>"$work/kernels.log"); then
+if sline=$("$top/harness/lib/kernels.sh" stats 2>"$work/kernels.log"); then
 	skver=$(echo "$sline" | cut -d' ' -f2)
 	skdir=$(echo "$sline" | cut -d' ' -f3)
-	"$top/tests/vm/mkimage.sh" -o "$work/demo-stats.img" -k "$skver" -M "$skdir" --all-modules --kmod \
+	"$top/harness/lib/mkimage.sh" -o "$work/demo-stats.img" -k "$skver" -M "$skdir" --all-modules --kmod \
 		--add "$top/build/modpreload:/sbin/modpreload" \
-		--script "$top/tests/vm/guest/demo.sh" >"$work/mkimage-stats.log" 2>&1
+		--script "$top/harness/bench/guest/demo.sh" >"$work/mkimage-stats.log" 2>&1
 	for mode in naive modpreload; do
 		say "== booting 6.12 with $smp vCPUs: $mode"
-		"$top/tests/vm/run.sh" -k "$skdir/vmlinuz" -i "$work/demo-stats.img" -s "$smp" -m 1024 -t 600 \
+		"$top/harness/lib/run.sh" -k "$skdir/vmlinuz" -i "$work/demo-stats.img" -s "$smp" -m 1024 -t 600 \
 			-a "mpt.demo=$mode" -l "$work/stats-$mode.log" >"$work/stats-$mode.txt" 2>/dev/null || :
 	done
 else

@@ -3,7 +3,7 @@
 # modpreload dracut module: Debian's dracut 059 (--no-hostonly, its
 # kernel-modules set plus the mpt_* second-level coldplug test modules),
 # Debian's 6.1, QEMU/TCG, booted to the same ext4 root
-# (tests/vm/dracut-host.sh), systemd and dracut's shell init, 8 and 16
+# (harness/dracut/host.sh), systemd and dracut's shell init, 8 and 16
 # vCPUs. "without" is an image made without `--add modpreload`, otherwise
 # identical. Prints a markdown table on stdout (progress on stderr):
 #   finit_module     calls made during the boot (the tracepoints)
@@ -18,7 +18,7 @@
 # Each cell is the median of the runs.
 #
 # Usage: bench/dracut-storm.sh [-n RUNS] [-s "8 16"] [-i "systemd shell"]
-# Images and logs: build/vm/dracut/ (shared with tests/vm/cases/dracut-*).
+# Images and logs: build/vm/dracut/ (shared with harness/dracut/cases/dracut-*).
 # About 1 minute a boot: 8 boots a run with the defaults.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,8 +31,8 @@ while [ $# -gt 0 ]; do
 	*) sed -n 's/^# Usage: /usage: /p' "$0" >&2; exit 2 ;;
 	esac
 done
-# shellcheck source=tests/vm/dracut-host.sh
-. "$top/tests/vm/dracut-host.sh"
+# shellcheck source=harness/dracut/host.sh
+. "$top/harness/dracut/host.sh"
 log() { printf 'dracut-storm: %s\n' "$*" >&2; }
 
 dr_setup || { log "setup failed (see $DR_WORK/setup.log)"; exit 1; }

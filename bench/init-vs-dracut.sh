@@ -1,6 +1,6 @@
 #!/bin/sh
 # modpreload's minimal initramfs against dracut's, on the same kernel
-# (Debian's 6.1, tests/vm/kernels.sh bookworm), the same QEMU VM (TCG) and
+# (Debian's 6.1, harness/lib/kernels.sh bookworm), the same QEMU VM (TCG) and
 # the same ext4 root on a virtio disk found by UUID. Prints a markdown
 # table on stdout (progress on stderr):
 #   image            how it was made
@@ -32,8 +32,8 @@ while [ $# -gt 0 ]; do
 	*) sed -n 's/^# Usage: /usage: /p' "$0" >&2; exit 2 ;;
 	esac
 done
-# shellcheck source=tests/vm/init-host.sh
-. "$top/tests/vm/init-host.sh"
+# shellcheck source=harness/init/host.sh
+. "$top/harness/init/host.sh"
 log() { printf 'init-vs-dracut: %s\n' "$*" >&2; }
 w=$top/build/bench/init-vs-dracut${arch:+-$arch}
 mkdir -p "$w"
@@ -112,7 +112,7 @@ while [ "$i" -lt "$runs" ]; do
 	for name in $built; do
 		res=$w/$name.$i.res
 		log "booting $name ($i of $runs)"
-		if "$top/tests/vm/run.sh" ${arch:+--arch "$arch"} -k "$KDIR/vmlinuz" -i "$w/$name.img" -s "$smp" -t 120 \
+		if "$top/harness/lib/run.sh" ${arch:+--arch "$arch"} -k "$KDIR/vmlinuz" -i "$w/$name.img" -s "$smp" -t 120 \
 			-l "$w/$name.$i.log" --disk "$w/root.img" -a "root=UUID=$uuid" >"$res" 2>/dev/null &&
 			[ "$(mpt_get root_pid "$res")" = 1 ]; then
 			echo "$(mpt_get root_uptime "$res") $(mpt_get host_wall_s "$res") \

@@ -8,8 +8,8 @@
 #   scenario kernel variant contender vcpus run key value
 # which bench/report.sh turns into tables and plots.
 
-# shellcheck source=tests/vm/hostlib.sh
-. "${top:?}/tests/vm/hostlib.sh"
+# shellcheck source=harness/lib/hostlib.sh
+. "${top:?}/harness/lib/hostlib.sh"
 
 bench_log() { printf 'bench: %s\n' "$*" >&2; }
 bench_die() { bench_log "error: $*"; exit 1; }
@@ -19,7 +19,7 @@ bench_die() { bench_log "error: $*"; exit 1; }
 # DAG's description in BK_TREE/dag.env.  Remembered for bench_use.
 bench_kernel() {
 	BK_NAME=$1
-	bk_line=$("$top/tests/vm/kernels.sh" "$1") || bench_die "no $1 kernel"
+	bk_line=$("$top/harness/lib/kernels.sh" "$1") || bench_die "no $1 kernel"
 	BK_KVER=$(echo "$bk_line" | cut -d' ' -f2)
 	BK_KDIR=$(echo "$bk_line" | cut -d' ' -f3)
 	BK_VMLINUZ=$BK_KDIR/vmlinuz
@@ -89,12 +89,12 @@ bench_mkimage() {
 	fi
 	set -- -o "$bm_out" -k "$BK_KVER" -M "$BK_TREE" --script "$bm_script" --kmod \
 		--add "$top/build/modpreload:/sbin/modpreload" \
-		--add "$top/tests/vm/guest/bench-lib.sh:/mpt/bench-lib.sh" "$@"
+		--add "$top/harness/bench/guest/bench-lib.sh:/mpt/bench-lib.sh" "$@"
 	if [ "$bm_udev" = 1 ]; then
 		bench_udev_stage "$BENCH_WORK/udev" >"$BENCH_WORK/udev.adds"
 		while read -r bm_a; do set -- "$@" --add "$bm_a"; done <"$BENCH_WORK/udev.adds"
 	fi
-	"$top/tests/vm/mkimage.sh" "$@" >"$bm_out.log" 2>&1 ||
+	"$top/harness/lib/mkimage.sh" "$@" >"$bm_out.log" 2>&1 ||
 		bench_die "mkimage.sh failed: $bm_out.log"
 }
 
@@ -108,10 +108,10 @@ bench_storm_modules() {
 		mkdir -p "$bs_d/noconf"
 		printf '%s\n' '# shellcheck shell=sh' \
 			'mpt_coldplug_modaliases | sort -u | sed "s/^/MPT: alias=/"' >"$bs_d/discover.sh"
-		"$top/tests/vm/mkimage.sh" -o "$bs_d/discover.img" -k "$BK_KVER" -M "$BK_KDIR" \
+		"$top/harness/lib/mkimage.sh" -o "$bs_d/discover.img" -k "$BK_KVER" -M "$BK_KDIR" \
 			--script "$bs_d/discover.sh" >"$bs_d/mkimage.log" 2>&1 ||
 			bench_die "mkimage.sh failed: $bs_d/mkimage.log"
-		"$top/tests/vm/run.sh" -k "$BK_VMLINUZ" -i "$bs_d/discover.img" -s 2 -t 600 --no-trace \
+		"$top/harness/lib/run.sh" -k "$BK_VMLINUZ" -i "$bs_d/discover.img" -s 2 -t 600 --no-trace \
 			-l "$bs_d/discover.log" >"$bs_d/discover.txt" 2>"$bs_d/run.log" ||
 			bench_die "the discovery boot failed: $bs_d/run.log"
 		mpt_keys alias= "$bs_d/discover.txt" | cut -d= -f2- | while read -r bs_a; do
@@ -131,7 +131,7 @@ bench_boot() {
 	mkdir -p "$(dirname "$bb_out")"
 	bb_l0=$(cut -d' ' -f1 /proc/loadavg)
 	bb_rc=0
-	"$top/tests/vm/run.sh" -k "$BK_VMLINUZ" -i "$1" -s "$2" -m "$3" -t "$4" -a "$5" \
+	"$top/harness/lib/run.sh" -k "$BK_VMLINUZ" -i "$1" -s "$2" -m "$3" -t "$4" -a "$5" \
 		-l "${bb_out%.txt}.log" >"$bb_out.tmp" 2>"${bb_out%.txt}.err" || bb_rc=$?
 	{
 		cat "$bb_out.tmp"

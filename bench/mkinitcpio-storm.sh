@@ -1,6 +1,6 @@
 #!/bin/sh
 # udev's coldplug storm in a mkinitcpio-style image, with and without the
-# modpreload hook: the same image (tests/mkinitcpio/: HOOKS=(base [modpreload]
+# modpreload hook: the same image (harness/mkinitcpio/: HOOKS=(base [modpreload]
 # udev mpt) MODULES=(ext4), Debian's 6.1 and systemd-udevd 252) booted under
 # QEMU/TCG at each vCPU count, the load syscalls counted from the kernel's
 # tracepoints.  Prints a markdown table on stdout, progress on stderr.
@@ -8,8 +8,8 @@
 # Usage: bench/mkinitcpio-storm.sh [VCPUS...]     (default: 8 16)
 # About a minute per boot at 16 vCPUs on 2 host cores.
 top=$(cd "$(dirname "$0")/.." && pwd)
-# shellcheck source=tests/mkinitcpio/vm.sh
-. "$top/tests/mkinitcpio/vm.sh"
+# shellcheck source=harness/mkinitcpio/host.sh
+. "$top/harness/mkinitcpio/host.sh"
 
 [ $# -gt 0 ] || set -- 8 16
 mkc_setup || exit 1

@@ -196,7 +196,7 @@ runs=$(meta runs)
 	echo
 	echo "Columns of the load-syscall tables: finit_module + init_module calls, then"
 	echo "(failed: EEXIST / EBUSY / other errno) when any failed. Every boot has the"
-	echo "syscall and \`module_load\` tracepoints on (\`tests/vm/run.sh\`)."
+	echo "syscall and \`module_load\` tracepoints on (\`harness/lib/run.sh\`)."
 	echo
 
 	# --- the headline: one row per contender, the largest storm, the graph, the duplicates
@@ -343,7 +343,7 @@ runs=$(meta runs)
 		echo "$(awk -v v="$DAG_CP_MS" 'BEGIN { printf "%.2f", v / 1000 }') s. **cpu**: init() burns that much of its own CPU time; the"
 		echo "bound is max(critical path, Σ / vCPUs). In brackets: the time over the bound."
 		echo "All contenders run in one boot per run, after a warm-up load, order"
-		echo "rotating, the modules unloaded in between (\`tests/vm/guest/bench-graph.sh\`)."
+		echo "rotating, the modules unloaded in between (\`harness/bench/guest/bench-graph.sh\`)."
 		echo "\"modpreload -j N\" runs with xargs' parallelism: by default \`-j\` is the"
 		echo "number of CPUs, which caps sleeping inits below what the DAG allows."
 		echo
@@ -478,8 +478,8 @@ runs=$(meta runs)
 	echo "## How this was measured"
 	echo
 	echo "- \`bench/run.sh\` (options and knobs in its header) builds the images with"
-	echo "  \`tests/vm/mkimage.sh\` and boots them with \`tests/vm/run.sh\`; guest side:"
-	echo "  \`tests/vm/guest/bench-*.sh\`. Raw numbers: [$rel/runs.tsv]($rel/runs.tsv)"
+	echo "  \`harness/lib/mkimage.sh\` and boots them with \`harness/lib/run.sh\`; guest side:"
+	echo "  \`harness/bench/guest/bench-*.sh\`. Raw numbers: [$rel/runs.tsv]($rel/runs.tsv)"
 	echo "  (one line per boot, contender and number), [$rel/meta.txt]($rel/meta.txt)."
 	echo "- Times come from the trace: a \`trace_marker\` when the loader starts, the"
 	echo "  first \`sys_enter_finit_module\`/\`sys_enter_init_module\`, the last successful"

@@ -22,7 +22,7 @@
 #                     root at 32, 64, 128 vCPUs) when they exist (slow: hours;
 #                     MP_BENCH_EXTRAS=1)
 #   --smoke           one run of each scenario at its smallest, report in
-#                     build/bench/smoke/ (tests/vm/cases/bench-smoke.sh)
+#                     build/bench/smoke/ (harness/bench/cases/bench-smoke.sh)
 #   -o DIR            where DATE.md and DATE/ go (default bench/results)
 #   --report RAWDIR   only write the report again from a run's data
 #                     (build/bench/runs/STAMP)

@@ -1,9 +1,9 @@
 #!/bin/sh
 # The storm at the seeds' scale, in the kernel's own words: the 6.12 kernel
-# built with CONFIG_MODULE_STATS (tests/vm/kernels.sh stats: the x86
+# built with CONFIG_MODULE_STATS (harness/lib/kernels.sh stats: the x86
 # CPU-feature crypto modules and kvm as modules, NR_CPUS 256), one boot per
 # vCPU count, each loading what the VM's devices and CPUs ask for two
-# ways, from nothing each time (tests/vm/guest/bench-scale.sh):
+# ways, from nothing each time (harness/bench/guest/bench-scale.sh):
 #   modpreload  modpreload --coldplug
 #   modprobe    what udev's coldplug does: one modprobe per device
 #               modalias, as many at once as udevd's workers; Debian 12's
@@ -88,7 +88,7 @@ report() {
 		echo "# The storm at scale, in the kernel's own words ($(date -u +%Y-%m-%d))"
 		echo
 		echo "Kernel: $(cat "$rd/kver" 2>/dev/null) (tinyconfig + CONFIG_MODULE_STATS, 6.12 from Debian's"
-		echo "linux-source-6.12, built by tests/vm/kernels.sh), QEMU $(qemu-system-x86_64 --version | sed -n '1s/.*version \([^ ]*\).*/\1/p') TCG, \`-cpu max\`,"
+		echo "linux-source-6.12, built by harness/lib/kernels.sh), QEMU $(qemu-system-x86_64 --version | sed -n '1s/.*version \([^ ]*\).*/\1/p') TCG, \`-cpu max\`,"
 		echo "$(nproc)-core host. Made by \`bench/scale.sh\`; raw result lines in \`$name/\`."
 		echo "Each boot loads what its devices ask for twice, from nothing (everything"
 		echo "unloaded in between): **modpreload** (\`--coldplug\`), then **modprobe**: what udev's"
@@ -169,7 +169,7 @@ if [ -n "$raw" ]; then
 fi
 
 [ -x "$top/build/modpreload" ] || bench_die "no build/modpreload: run make first"
-line=$("$top/tests/vm/kernels.sh" stats) || bench_die "no stats kernel"
+line=$("$top/harness/lib/kernels.sh" stats) || bench_die "no stats kernel"
 BK_NAME=stats
 BK_KVER=$(echo "$line" | cut -d' ' -f2)
 BK_KDIR=$(echo "$line" | cut -d' ' -f3)
@@ -178,7 +178,7 @@ BK_TREE=$BK_KDIR
 mkdir -p "$BENCH_WORK"
 img=$BENCH_WORK/scale.img
 log "image: the stats kernel's modules, kmod, modpreload"
-bench_mkimage "$img" "$top/tests/vm/guest/bench-scale.sh" --all-modules
+bench_mkimage "$img" "$top/harness/bench/guest/bench-scale.sh" --all-modules
 rd=$out/scale-$(date -u +%Y-%m-%d)
 mkdir -p "$rd"
 echo "$BK_KVER" >"$rd/kver"
@@ -189,7 +189,7 @@ for n in $vcpus; do
 	log "$n vCPUs ($mem MiB${m:+, $m}) $(date -u +%H:%M:%S)"
 	t0=$(date +%s)
 	rc=0
-	"$top/tests/vm/run.sh" -k "$BK_VMLINUZ" -i "$img" -s "$n" -m "$mem" -t 3600 --no-trace \
+	"$top/harness/lib/run.sh" -k "$BK_VMLINUZ" -i "$img" -s "$n" -m "$mem" -t 3600 --no-trace \
 		${m:+-M "$m"} -a "no_timer_check" \
 		-l "$BENCH_WORK/s$n.log" >"$rd/s$n.txt" 2>"$BENCH_WORK/s$n.err" || rc=$?
 	echo "MPT: host.rc=$rc" >>"$rd/s$n.txt"

@@ -65,7 +65,7 @@ scenario_storm() { # RUNS VCPUS KERNELS CONTENDERS
 		mods=$(bench_storm_modules | paste -sd, -)
 		[ -n "$mods" ] || bench_die "storm: no modules found for this VM under $k"
 		mkdir -p "$BENCH_WORK/img"
-		bench_mkimage "$BENCH_WORK/img/storm-$k.img" "$top/tests/vm/guest/bench-storm.sh" --udev -m "$mods"
+		bench_mkimage "$BENCH_WORK/img/storm-$k.img" "$top/harness/bench/guest/bench-storm.sh" --udev -m "$mods"
 		echo "storm_modules.$k=$(echo "$mods" | tr ',' ' ' | wc -w)" >>"$BENCH_RAW/meta.txt"
 		echo "kernel.$k=$BK_KVER" >>"$BENCH_RAW/meta.txt"
 		ks="$ks $k"
@@ -97,7 +97,7 @@ scenario_graph() { # RUNS VCPUS KERNELS CONTENDERS
 	for k in $(bench_words "$ks"); do
 		bench_kernel "$k"
 		mkdir -p "$BENCH_WORK/img"
-		bench_mkimage "$BENCH_WORK/img/graph-$k.img" "$top/tests/vm/guest/bench-graph.sh" \
+		bench_mkimage "$BENCH_WORK/img/graph-$k.img" "$top/harness/bench/guest/bench-graph.sh" \
 			--add "$BK_TREE/requests.txt:/mpt/requests.txt" -m "$(cut -f1 "$BK_TREE/dag.tsv" | paste -sd, -)"
 		cp "$BK_TREE/dag.env" "$BENCH_RAW/dag-$k.env"
 		cp "$BK_TREE/dag.tsv" "$BENCH_RAW/dag-$k.tsv"
@@ -134,7 +134,7 @@ scenario_dups() { # RUNS VCPUS KERNELS CONTENDERS
 	for k in $(bench_words "$ks"); do
 		bench_kernel "$k"
 		mkdir -p "$BENCH_WORK/img"
-		bench_mkimage "$BENCH_WORK/img/dups-$k.img" "$top/tests/vm/guest/bench-dups.sh" -m "$mods"
+		bench_mkimage "$BENCH_WORK/img/dups-$k.img" "$top/harness/bench/guest/bench-dups.sh" -m "$mods"
 		echo "kernel.$k=$BK_KVER" >>"$BENCH_RAW/meta.txt"
 	done
 	echo "dups_k=$nk" >>"$BENCH_RAW/meta.txt"

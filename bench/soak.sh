@@ -3,8 +3,8 @@
 # that goes wrong once in twenty. Each round boots Debian's 6.1 under QEMU
 # (TCG) to a real ext4 root through
 #   dracut       Debian's dracut 059 + systemd with --add modpreload
-#                (tests/vm/dracut-host.sh's "systemd" image)
-#   mkinitcpio   HOOKS=(base modpreload udev mpt) through tests/mkinitcpio/
+#                (harness/dracut/host.sh's "systemd" image)
+#   mkinitcpio   HOOKS=(base modpreload udev mpt) through harness/mkinitcpio/
 #   init         modpreload's own /init (init/mkinitramfs -m
 #                virtio_pci,virtio_blk,ext4, root=UUID=)
 # and counts, from the kernel's tracepoints, the load syscalls and the
@@ -27,12 +27,12 @@ while [ $# -gt 0 ]; do
 	*) sed -n 's/^# Usage: /usage: /p' "$0" >&2; exit 2 ;;
 	esac
 done
-# shellcheck source=tests/vm/dracut-host.sh
-. "$top/tests/vm/dracut-host.sh"
-# shellcheck source=tests/mkinitcpio/vm.sh
-. "$top/tests/mkinitcpio/vm.sh"
-# shellcheck source=tests/vm/init-host.sh
-. "$top/tests/vm/init-host.sh"
+# shellcheck source=harness/dracut/host.sh
+. "$top/harness/dracut/host.sh"
+# shellcheck source=harness/mkinitcpio/host.sh
+. "$top/harness/mkinitcpio/host.sh"
+# shellcheck source=harness/init/host.sh
+. "$top/harness/init/host.sh"
 log() { printf 'soak: %s\n' "$*" >&2; }
 
 stamp=$(date -u +%Y%m%d-%H%M%S)
@@ -73,7 +73,7 @@ boot() {
 	init)
 		# a fresh copy: a root left by a power-off may want fsck
 		cp "$w/init-disk.img" "$w/init-disk-run.img"
-		"$top/tests/vm/run.sh" -k "$KDIR/vmlinuz" -i "$w/init.img" -s "$smp" -t 120 -l "$l" \
+		"$top/harness/lib/run.sh" -k "$KDIR/vmlinuz" -i "$w/init.img" -s "$smp" -t 120 -l "$l" \
 			--disk "$w/init-disk-run.img" -a "root=UUID=$uuid" >"$r" 2>>"$w/run.log" || rc=$? ;;
 	esac
 	calls=$(($(mpt_num finit_enter "$r") + $(mpt_num init_enter "$r")))

@@ -1,13 +1,13 @@
 #!/bin/sh
 # Every test: unit (ASan/UBSan, TSan), fuzz smoke, shellcheck, and the real
-# kernels under QEMU (tests/vm/cases/*.sh). Each suite prints PASS:, FAIL:
+# kernels under QEMU (harness/*/cases/*.sh). Each suite prints PASS:, FAIL:
 # or SKIP: lines; this counts them. The last line is the verdict.
 #
 # Usage: tests/run.sh [unit|fuzz|lint|vm]...   (default: all)
 # MP_VM_CASES="glob" limits the VM cases (e.g. "core-*"). MP_FAST_FIRST=1:
 # when unit, fuzz or lint failed, the vm suite is not run (make check).
 #
-# The vm suite first boots a calibration guest (tests/vm/calibrate.sh): its
+# The vm suite first boots a calibration guest (harness/lib/calibrate.sh): its
 # deadlines grow with how slowly this host boots one now. The whole run ends
 # with host/untouched: the host's module, dracut, mkinitcpio, initramfs-tools
 # and boot directories and /usr/sbin are as they were when it started.
@@ -47,7 +47,7 @@ run_suite() {
 
 lint() {
 	files=$(git ls-files '*.sh' 'dracut-module/*' 'mkinitcpio-hook/*' 'initramfs-tools/*' 'systemd/*' 'init/mkinitramfs' .ci/run \
-		'tests/mkinitcpio/install/*' 'tests/mkinitcpio/hooks/*' |
+		'harness/mkinitcpio/install/*' 'harness/mkinitcpio/hooks/*' |
 		while read -r f; do head -n 1 "$f" | grep -q '^#!.*sh' && echo "$f"; done)
 	# shellcheck disable=SC2086 # a list of files
 	if shellcheck -x $files >&2; then
@@ -80,10 +80,13 @@ lint() {
 vm() {
 	pattern=${MP_VM_CASES:-*}
 	# Once now, so that the first case's deadlines are already the host's;
-	# tests/vm/run.sh calibrates again when this is 15 minutes old.
-	tests/vm/calibrate.sh --force >/dev/null
-	for c in tests/vm/cases/$pattern.sh; do
-		[ -x "$c" ] || continue
+	# harness/lib/run.sh calibrates again when this is 15 minutes old.
+	harness/lib/calibrate.sh --force >/dev/null
+	# every family's cases (harness/FAMILY/cases/), by name across them
+	# shellcheck disable=SC2231 # $pattern is a glob
+	for c in $(for f in harness/*/cases/$pattern.sh; do
+		[ -x "$f" ] && echo "$(basename "$f") $f"
+	done | sort | cut -d' ' -f2); do
 		start=$(date +%s)
 		if ! "$c"; then
 			echo "FAIL: vm/$(basename "$c" .sh): the case script exited non-zero"

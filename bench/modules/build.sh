@@ -1,5 +1,5 @@
 #!/bin/sh
-# Build the benchmark's own modules against one of tests/vm/kernels.sh's
+# Build the benchmark's own modules against one of harness/lib/kernels.sh's
 # kernels and install a module tree: the kernel's own modules (hard links
 # into the kernel cache) plus the benchmark's under extra/, compressed the
 # way the kernel's own are (none on 6.1, xz on Debian's 6.12, zstd on the
@@ -32,11 +32,11 @@ range=${MP_BENCH_DAG_MS:-20:200}
 window=${MP_BENCH_DAG_WINDOW:-24}
 ndups=${MP_BENCH_DUPS:-16}
 
-line=$("$top/tests/vm/kernels.sh" "$name")
+line=$("$top/harness/lib/kernels.sh" "$name")
 kver=$(echo "$line" | cut -d' ' -f2)
 kdir=$(echo "$line" | cut -d' ' -f3)
 BUILD='' KMAKE_ARGS='' MODCOMP=none
-# shellcheck source=/dev/null # written by tests/vm/kernels.sh
+# shellcheck source=/dev/null # written by harness/lib/kernels.sh
 . "$kdir/kernel.env"
 if [ -z "$BUILD" ] || [ ! -d "$BUILD" ]; then
 	die "$name has no build tree to build modules against"

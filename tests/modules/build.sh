@@ -1,11 +1,11 @@
 #!/bin/sh
-# Build the mpt_* test modules against one of tests/vm/kernels.sh's kernels
+# Build the mpt_* test modules against one of harness/lib/kernels.sh's kernels
 # and install a module tree: the kernel's own modules (hard links into the
 # kernel cache) plus the test modules under extra/, depmod'ed.
 #
 # Usage: tests/modules/build.sh [--compress zstd|xz|gzip|none] KERNEL_NAME OUTDIR
 #
-#   KERNEL_NAME  bookworm, trixie, stats or arm64 (see tests/vm/kernels.sh)
+#   KERNEL_NAME  bookworm, trixie, stats or arm64 (see harness/lib/kernels.sh)
 #   OUTDIR       the tree goes to OUTDIR/lib/modules/KVER/ (replaced)
 #   --compress   compress the test modules (.ko.zst, .ko.xz, .ko.gz) before
 #                depmod; default none.  The kernel's own modules stay as the
@@ -40,11 +40,11 @@ name=$1
 out=$2
 case $compress in zstd | xz | gzip | none) ;; *) usage ;; esac
 
-line=$("$top/tests/vm/kernels.sh" "$name")
+line=$("$top/harness/lib/kernels.sh" "$name")
 kver=$(echo "$line" | cut -d' ' -f2)
 kdir=$(echo "$line" | cut -d' ' -f3)
 BUILD='' KMAKE_ARGS='' CROSS_COMPILE=''
-# shellcheck source=/dev/null # written by tests/vm/kernels.sh
+# shellcheck source=/dev/null # written by harness/lib/kernels.sh
 . "$kdir/kernel.env"
 if [ -z "$BUILD" ] || [ ! -d "$BUILD" ]; then
 	die "$name has no build tree to build modules against"

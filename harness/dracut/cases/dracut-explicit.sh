@@ -1,0 +1,50 @@
+#!/bin/sh
+# dracut 059 images made from an explicit module list that has systemd but
+# not dracut-systemd: `-m "systemd systemd-initrd udev-rules base
+# kernel-modules qemu rootfs-block" --add modpreload`. Under systemd only
+# dracut-systemd's dracut-pre-udev.service runs pre-udev hooks, so without
+# it the image held the binary and the hook and nothing ran them: udev's
+# full storm, no word at build or boot. 90modpreload now pulls in
+# dracut-systemd when systemd is in the image:
+#   explicit-4cpu       the image has dracut-systemd; at boot modpreload
+#                       ran before udevd (one load call per module, none
+#                       by udev's workers, its report in /run/initramfs)
+#   explicit-omitted    the same list with -o dracut-systemd: dracut
+#                       refuses to build, saying why
+# One boot and two builds; about 2 minutes.
+set -u
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+. "$top/harness/dracut/host.sh"
+name=dracut-explicit
+
+if ! dr_setup; then
+	echo "FAIL: vm/$name: setup failed (see build/vm/dracut/setup.log)"
+	exit 0
+fi
+if ! dr_image systemd-explicit systemd-explicit yes; then
+	echo "FAIL: vm/$name: dracut could not build the image (see build/vm/dracut/logs/)"
+	exit 0
+fi
+img=$DR_WORK/img/systemd-explicit.img
+# what dracut put in (its log is rewritten only when the image is)
+grep -q 'Including module: dracut-systemd ' "$DR_WORK/logs/systemd-explicit.dracut.log" ||
+	dr_fail "the image has no dracut-systemd"
+res=$DR_WORK/logs/systemd-explicit-4.txt
+rc=0
+dr_boot "$res" "$DR_WORK/logs/systemd-explicit-4.serial" "$img" 4 "" 420 || rc=$?
+[ "$rc" = 0 ] || dr_fail "$(mpt_boot_why "$rc" "$res") (see $DR_WORK/logs/systemd-explicit-4.serial)"
+dr_check_root "$res"
+dr_check_once "$res"
+dr_check_preloaded "$res"
+dr_details "systemd from an explicit list, modpreload, 4 vCPUs" "$res"
+dr_verdict "$name/explicit-4cpu" "$(mpt_num finit_enter "$res") calls for $(mpt_num load_modules "$res") modules"
+
+# Omitted on purpose: no image that would silently never run the hook.
+log=$DR_WORK/logs/systemd-explicit-omitted.dracut.log
+rm -f "$log"
+if DR_DRACUT_ARGS="-o dracut-systemd" dr_image systemd-explicit-omitted systemd-explicit yes 2>/dev/null; then
+	dr_fail "dracut built an image with modpreload and systemd but without dracut-systemd"
+fi
+grep -q "modpreload.*dracut-systemd" "$log" ||
+	dr_fail "dracut's log does not say that modpreload needs dracut-systemd"
+dr_verdict "$name/explicit-omitted" "$(grep -m 1 'modpreload.*dracut-systemd' "$log" 2>/dev/null)"

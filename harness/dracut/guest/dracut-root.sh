@@ -1,0 +1,92 @@
+#!/bin/sh
+# /sbin/init of the root disk the dracut-* VM cases boot into (busybox sh,
+# exec'ed by dracut's switch-root, systemd's or the shell init's). It looks
+# at what the kernel did while the initramfs ran, prints it as
+# "MPT: key=value" lines (harness/lib/lib.sh) and powers off:
+#   root_init=1, root_pid, root_uptime   the root was reached, and when
+#   ncpus                                 vCPUs the kernel brought up
+#   report=present|absent                 /run/initramfs/modpreload.json
+#   report_bytes                          its size
+#   report_run=present|absent             /run/modpreload/report.json (the
+#                                         initramfs-tools boot script's)
+#   finit_* init_* load_* trace_*         mpt_trace_counts
+#   finit_by.COMM=N                       finit_module calls per calling
+#                                         program (COMM made [a-z0-9_])
+#   finit_max_inflight.COMM=N             most of its calls in the kernel at once
+#   loaded_by.COMM=a,b,...                module_load events per program
+#   finit_first_s, finit_last_s           uptime of the first finit_module call
+#                                         and of the last one's return
+#   report.elapsed_ms                     modpreload's own figure (info only,
+#                                         from either report)
+#   proc_count, proc_count.mpt_           /proc/modules
+#   proc.NAME, initstate.NAME             for the modules the cases ask about
+#   param.mpt_drv.probed ...              devices the second-level drivers bound
+#   load.NAME                             module_load events of some modules
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+# switch-root moved these; mount them if it did not
+[ -e /proc/self ] || mount -t proc proc /proc
+[ -d /sys/kernel ] || mount -t sysfs sysfs /sys
+[ -e /dev/console ] || mount -t devtmpfs devtmpfs /dev
+exec </dev/console >/dev/console 2>&1
+mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+# shellcheck source=/dev/null # harness/lib/lib.sh, copied onto the root
+. /mpt/lib.sh
+
+mpt_kv root_init 1
+mpt_kv root_pid "$$"
+mpt_kv root_uptime "$(mpt_uptime)"
+mpt_kv ncpus "$(grep -c '^processor' /proc/cpuinfo)"
+report=/run/initramfs/modpreload.json
+if [ -s "$report" ]; then
+	mpt_kv report present
+	mpt_kv report_bytes "$(wc -c <"$report")"
+	mpt_kv report.elapsed_ms "$(sed -n 's/^  "elapsed_ms": \([0-9.]*\),*$/\1/p' "$report")"
+else
+	mpt_kv report absent
+fi
+if [ -s /run/modpreload/report.json ]; then
+	mpt_kv report_run present
+	[ -s "$report" ] || mpt_kv report.elapsed_ms \
+		"$(sed -n 's/^  "elapsed_ms": \([0-9.]*\),*$/\1/p' /run/modpreload/report.json)"
+else
+	mpt_kv report_run absent
+fi
+
+mpt_trace_counts
+# Who called finit_module, and who loaded what: the task column is
+# COMM-PID ("<...>-PID" when the trace no longer remembers the name).
+awk 'function comm(t) {
+		sub(/-[0-9]+$/, "", t); gsub(/[^A-Za-z0-9_]/, "_", t); return tolower(t)
+	}
+	function ts(    i) {
+		for (i = 2; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) return $i + 0
+	}
+	/^#/ { next }
+	/ sys_finit_module\(/ {
+		c = comm($1); n[c]++
+		if (++cur[c] > max[c]) max[c] = cur[c]
+		if (first == "") first = ts()
+	}
+	/ sys_finit_module -> / { cur[comm($1)]--; last = ts() }
+	/ module_load: / {
+		for (i = 1; i <= NF; i++) if ($i == "module_load:") break
+		c = comm($1); m[c] = m[c] (m[c] == "" ? "" : ",") $(i + 1)
+	}
+	END {
+		for (c in n) printf "MPT: finit_by.%s=%d\n", c, n[c]
+		for (c in n) printf "MPT: finit_max_inflight.%s=%d\n", c, max[c]
+		for (c in m) printf "MPT: loaded_by.%s=%s\n", c, m[c]
+		if (first != "") printf "MPT: finit_first_s=%.2f\nMPT: finit_last_s=%.2f\n", first, last
+	}' "$MPT_TRACE/trace"
+mpt_proc_count
+mpt_proc_count mpt_
+mpt_loaded mpt_spawn mpt_drv mpt_drv2 mpt_drvlib mpt_fail mpt_fail_child \
+	mpt_hang mpt_hang_child mpt_chain0 mpt_chain9 virtio_blk ext4
+mpt_initstate mpt_hang mpt_fail
+mpt_param mpt_drv probed
+mpt_param mpt_drv2 probed
+mpt_param mpt_params value
+mpt_trace_loads mpt_spawn mpt_drv mpt_drv2 mpt_fail mpt_fail_child mpt_hang mpt_hang_child mpt_params crc32c_intel \
+	ghash_clmulni_intel aesni_intel virtio_blk
+echo "MPT: done"
+mpt_poweroff

@@ -1,0 +1,164 @@
+# shellcheck shell=sh
+# Host-side helpers of the init-* VM cases (harness/init/cases/init-*.sh), which
+# boot images made by init/mkinitramfs into real root file systems.
+# Source it after setting $top:  . "$top/harness/init/host.sh"
+#
+#   init_kernel                 sets KVER and KDIR (bookworm), or fails
+#   init_build                  make build/modpreload-init (quietly)
+#   init_rootdir DIR            a root tree: static busybox ($MPT_BUSYBOX, or
+#                               the host's), /sbin/init =
+#                               harness/init/guest/init-root.sh, harness/lib/lib.sh
+#   init_mkfs TYPE DIR IMG UUID LABEL   ext4, xfs or btrfs from DIR
+#   init_arm64                  sets KVER and KDIR (arm64), makes the arm64
+#                               /init and sets MPT_BUSYBOX to Debian's arm64
+#                               busybox-static (unpacked), or fails
+#   init_result KEY FILE        like mpt_get
+# Needs e2fsprogs, xfsprogs, btrfs-progs, busybox-static.
+
+: "${top:?set top to the repository before sourcing init-host.sh}"
+# shellcheck source=harness/lib/hostlib.sh
+. "$top/harness/lib/hostlib.sh"
+
+init_kernel() {
+	# shellcheck disable=SC2046 # the line is "NAME KVER DIR"
+	set -- $("$top/harness/lib/kernels.sh" bookworm 2>/dev/null | awk '$1 == "bookworm"')
+	# shellcheck disable=SC2034 # for the cases
+	KVER=${2:-}
+	KDIR=${3:-}
+	[ -n "$KDIR" ] && [ -f "$KDIR/vmlinuz" ]
+}
+
+init_arm64() {
+	# shellcheck disable=SC2046 # the line is "NAME KVER DIR"
+	set -- $("$top/harness/lib/kernels.sh" arm64 2>/dev/null | awk '$1 == "arm64"')
+	# shellcheck disable=SC2034 # for the cases
+	KVER=${2:-}
+	KDIR=${3:-}
+	{ [ -n "$KDIR" ] && [ -f "$KDIR/vmlinuz" ]; } || return 1
+	make -s -C "$top" ARCH=arm64 build/arm64/modpreload-init >&2 || return 1
+	bbdir=$top/build/arm64/busybox
+	MPT_BUSYBOX=$bbdir/bin/busybox
+	export MPT_BUSYBOX
+	[ -x "$MPT_BUSYBOX" ] && return 0
+	rm -rf "$bbdir"
+	mkdir -p "$bbdir/deb"
+	(cd "$bbdir/deb" &&
+		MP_APT_ARCH=arm64 "$top/scripts/apt.sh" apt-get -q download busybox-static/bookworm &&
+		dpkg -x busybox-static_*.deb ..) >&2 && [ -x "$MPT_BUSYBOX" ]
+}
+
+init_build() {
+	make -s -C "$top" build/modpreload-init build/modpreload >&2
+}
+
+init_rootdir() {
+	d=$1
+	rm -rf "$d"
+	mkdir -p "$d/bin" "$d/sbin" "$d/usr/bin" "$d/usr/sbin" "$d/mpt" "$d/etc" \
+		"$d/dev" "$d/proc" "$d/sys" "$d/run" "$d/tmp"
+	bb=${MPT_BUSYBOX:-$(command -v busybox)} || return 1
+	cp "$bb" "$d/bin/busybox"
+	for a in sh cat awk sed grep mount umount sleep sync poweroff cut tr wc ls echo; do
+		ln -s busybox "$d/bin/$a"
+	done
+	cp "$top/harness/init/guest/init-root.sh" "$d/sbin/init"
+	chmod 755 "$d/sbin/init"
+	cp "$top/harness/lib/lib.sh" "$d/mpt/lib.sh"
+	# systemd's switch-root (dracut's image) wants it
+	printf 'NAME=mpt-root\nID=mpt\n' >"$d/etc/os-release"
+}
+
+# An xfs protofile for mkfs.xfs -p: the tree under $1, recursively.
+init_xfs_proto() {
+	echo "/dev/null"
+	echo "0 0"
+	echo "d--755 0 0"
+	init_xfs_dir "$1" "  "
+	echo '$'
+}
+init_xfs_dir() {
+	for e in "$1"/* ; do
+		[ -e "$e" ] || [ -L "$e" ] || continue
+		n=${e##*/}
+		if [ -L "$e" ]; then
+			echo "$2$n l--777 0 0 $(readlink "$e")"
+		elif [ -d "$e" ]; then
+			echo "$2$n d--755 0 0"
+			init_xfs_dir "$e" "$2  "
+			echo "$2\$"
+		elif [ -x "$e" ]; then
+			echo "$2$n ---755 0 0 $e"
+		else
+			echo "$2$n ---644 0 0 $e"
+		fi
+	done
+}
+
+init_mkfs() {
+	t=$1 d=$2 img=$3 uuid=$4 label=$5
+	rm -f "$img"
+	case $t in
+	ext4)
+		mkfs.ext4 -q -F -d "$d" -L "$label" -U "$uuid" "$img" 32M ;;
+	xfs)
+		# xfsprogs 6.1 refuses file systems under 300 MB; the file is sparse
+		truncate -s 300M "$img"
+		init_xfs_proto "$d" >"$img.proto"
+		mkfs.xfs -q -f -L "$label" -m uuid="$uuid" -p "$img.proto" "$img"
+		rm -f "$img.proto" ;;
+	btrfs)
+		truncate -s 128M "$img"
+		mkfs.btrfs -q -f -L "$label" -U "$uuid" --rootdir "$d" "$img" >/dev/null ;;
+	*) return 2 ;;
+	esac
+}
+
+init_result() {
+	mpt_get "$@"
+}
+
+# init_boot RESULT LOG IMAGE DISK CMDLINE [TIMEOUT]: boot with run.sh (2 vCPUs),
+# "MPT:" lines to RESULT, the serial console to LOG; returns run.sh's status.
+init_boot() {
+	r=$1 l=$2 i=$3 dk=$4 a=$5 t=${6:-60}
+	"$top/harness/lib/run.sh" -k "$KDIR/vmlinuz" -i "$i" -s 2 -t "$t" -l "$l" \
+		${dk:+--disk "$dk"} -a "$a" >"$r" 2>>"$l.host"
+}
+
+# Verdicts: init_fail WHY... adds a reason; init_verdict NAME [DETAIL] prints
+# the PASS or FAIL line and starts over.
+why=''
+init_fail() { why="$why; $*"; }
+init_verdict() {
+	if [ -z "$why" ]; then
+		echo "PASS: vm/$1${2:+ ($2)}"
+	else
+		echo "FAIL: vm/$1: ${why#; }"
+	fi
+	why=''
+}
+
+# init_check_root RESULT FSTYPE: the boot reached the root's init as PID 1 on
+# FSTYPE, with the API mounts moved, the preloader's report in /run, and
+# every module loaded by exactly one successful syscall.
+init_check_root() {
+	r=$1
+	[ "$(mpt_get root_pid "$r")" = 1 ] || init_fail "the root's init did not run as PID 1"
+	[ "$(mpt_get root_fstype "$r")" = "$2" ] ||
+		init_fail "root is '$(mpt_get root_fstype "$r")', not $2"
+	for m in /dev /proc /sys /run; do
+		[ "$(mpt_get "mnt.$m" "$r")" = 1 ] || init_fail "$m not mounted on the new root"
+	done
+	[ "$(mpt_get report "$r")" = present ] || init_fail "no /run/modpreload/report.json"
+	[ "$(mpt_num report.failed "$r")" = 0 ] || init_fail "the report has failed modules"
+	[ "$(mpt_num report.hung "$r")" = 0 ] || init_fail "the report has hung modules"
+	calls=$(($(mpt_num finit_enter "$r") + $(mpt_num init_enter "$r")))
+	ok=$(($(mpt_num finit_ok "$r") + $(mpt_num init_ok "$r")))
+	loads=$(mpt_num load_total "$r")
+	[ "$loads" -gt 0 ] || init_fail "no module_load events (trace missing?)"
+	[ "$calls" = "$ok" ] || init_fail "$calls load syscalls, only $ok succeeded"
+	[ "$calls" = "$loads" ] || init_fail "$calls load syscalls for $loads modules"
+	[ "$(mpt_num load_dups "$r")" = 0 ] || init_fail "a module was loaded twice"
+	[ "$(mpt_get trace_entries "$r")" = "$(mpt_get trace_written "$r")" ] ||
+		init_fail "the trace buffer lost events"
+}

@@ -1,0 +1,125 @@
+# shellcheck shell=sh
+# shellcheck disable=SC2154 # top: set by the script that sources this
+# Host side of the itools-* VM cases: initramfs images made by Debian's real
+# initramfs-tools (mkinitramfs 0.142, its /init, Debian's systemd-udevd) for
+# Debian's 6.1 kernel, with or without initramfs-tools/'s hook and boot
+# script, booted under QEMU into the same small ext4 root as the dracut
+# cases (harness/dracut/guest/dracut-root.sh reports what the kernel did). Reuses
+# harness/dracut/host.sh's setup, boot and checks in its own directory.
+# Source it after setting $top:
+#   . "$top/harness/itools/host.sh"
+#
+#   it_setup                 dr_setup in build/vm/itools
+#   it_image NAME PRELOAD [LISTS]
+#                            $DR_WORK/img/NAME.img, rebuilt only when what
+#                            goes into it changed. PRELOAD: yes (MODPRELOAD=y
+#                            in a conf.d snippet) | no (the hook and script
+#                            installed but not asked for); LISTS: the
+#                            modpreload.d lists to bake in (default none)
+#   it_lists_failing         prints a directory with a modpreload.d list
+#                            naming mpt_fail_child and mpt_hang_child
+# The checks are dracut-host.sh's, with the report key report_run
+# (/run/modpreload/report.json, where this integration writes it).
+#
+# mkinitramfs runs with a private configuration directory (-d): Debian's
+# initramfs.conf with MODULES=most (its default) and zstd -1, a conf.d
+# snippet, this tree's hook and boot script under CONFDIR/hooks and
+# CONFDIR/scripts, and a hook adding the test modules (manual_add_modules,
+# not force_load: udev or modpreload must be the ones to load them). It
+# insists on /lib/modules/KVER and /boot/config-KVER, which the host does not
+# have and must not get: it runs in a private mount namespace (unshare -m)
+# where an overlay on /usr/lib holds /usr/lib/modules/KVER (a bind mount of
+# the test tree) and a tmpfs on /boot holds the config. Nothing of it is
+# visible outside that namespace. Needs initramfs-tools-core, util-linux.
+
+# shellcheck source=harness/dracut/host.sh
+. "$top/harness/dracut/host.sh"
+
+DR_WORK=$top/build/vm/itools
+# MODULES=most takes no arch/x86/crypto module but crc32c_intel (a hidden
+# dependency of btrfs' crc32c): that is the CPU-feature module coldplug
+# finds in these images.
+DR_CPU_MOD=crc32c_intel
+
+it_setup() {
+	dr_setup
+}
+
+# The initramfs.conf and conf.d the images are built with.
+it_confdir() { # DIR PRELOAD LISTS
+	rm -rf "$1"
+	mkdir -p "$1/conf.d" "$1/hooks" "$1/scripts/init-top"
+	# initramfs.conf(5)'s settings, Debian's defaults but the compressor:
+	# the host's own file may have been changed
+	printf '%s\n' MODULES=most BUSYBOX=auto KEYMAP=n COMPRESS=zstd DEVICE= \
+		NFSROOT=auto RUNSIZE=10% FSTYPE=auto >"$1/initramfs.conf"
+	echo 'COMPRESSLEVEL=1' >>"$1/initramfs.conf"
+	if [ "$2" = yes ]; then echo 'MODPRELOAD=y' >"$1/conf.d/modpreload"; fi
+	cp "$top/initramfs-tools/hooks/modpreload" "$1/hooks/modpreload"
+	cp "$top/initramfs-tools/scripts/init-top/modpreload" "$1/scripts/init-top/modpreload"
+	# shellcheck disable=SC2016 # the hook's own code
+	{
+		echo '#!/bin/sh'
+		echo '[ "$1" = prereqs ] && exit 0'
+		echo '. /usr/share/initramfs-tools/hook-functions'
+		echo "manual_add_modules $DR_MPT"
+	} >"$1/hooks/mpt-test"
+	chmod 755 "$1/hooks/"* "$1/scripts/init-top/modpreload"
+}
+
+it_image() {
+	_it_name=$1 _it_preload=$2 _it_lists=${3:-}
+	_it_img=$DR_WORK/img/$_it_name.img
+	_it_key=$({
+		echo "$_it_preload"
+		dpkg-query -W initramfs-tools-core systemd udev busybox-static
+		sha256sum "$DR_BIN" "$top"/initramfs-tools/hooks/* "$top"/initramfs-tools/scripts/init-top/*
+		sha256sum "$DR_TREE/modules.dep" "$DR_TREE"/extra/*.ko
+		echo "lists:"
+		dr_sum_dir "$_it_lists"
+	} | sed "s|$top||g" | sha256sum | cut -d' ' -f1)
+	if [ -f "$_it_img" ] && [ "$(cat "$_it_img.key" 2>/dev/null)" = "$_it_key" ]; then
+		return 0
+	fi
+	dr_log "building $_it_name (modpreload: $_it_preload) with mkinitramfs"
+	_it_cfg=$DR_WORK/conf.$_it_name
+	it_confdir "$_it_cfg" "$_it_preload"
+	_it_ns=$DR_WORK/ns.$$
+	mkdir -p "$_it_ns" "$DR_WORK/tmp"
+	_it_t0=$(date +%s)
+	_it_rc=0
+	_it_empty=$DR_WORK/empty.d
+	mkdir -p "$_it_empty"
+	# shellcheck disable=SC2016 # expanded by the namespace's shell
+	MODPRELOAD_BIN=$DR_BIN MODPRELOAD_CONFDIR=${_it_lists:-$_it_empty} unshare -m sh -c '
+		set -e
+		ns=$1 tree=$2 kver=$3 kdir=$4 cfg=$5 out=$6
+		mount -t tmpfs tmpfs "$ns"
+		mkdir "$ns/upper" "$ns/work" "$ns/boot"
+		mount -t overlay overlay -o "lowerdir=/usr/lib,upperdir=$ns/upper,workdir=$ns/work" /usr/lib
+		mkdir -p "/usr/lib/modules/$kver"
+		mount --bind "$tree" "/usr/lib/modules/$kver"
+		# an installed modpreload'"'"'s lists are not the test'"'"'s
+		if [ -d /usr/lib/modpreload.d ]; then mount -t tmpfs tmpfs /usr/lib/modpreload.d; fi
+		cp "$kdir/boot/config-$kver" "$ns/boot/"
+		mount --bind "$ns/boot" /boot
+		TMPDIR=$7 mkinitramfs -d "$cfg" -o "$out" "$kver"
+	' sh "$_it_ns" "$DR_TREE" "$KVER" "$KDIR" "$_it_cfg" "$_it_img.tmp" "$DR_WORK/tmp" \
+		>"$DR_WORK/logs/$_it_name.mkinitramfs.log" 2>&1 || _it_rc=$?
+	rmdir "$_it_ns" 2>/dev/null
+	if [ "$_it_rc" != 0 ]; then
+		dr_log "mkinitramfs failed for $_it_name (see $DR_WORK/logs/$_it_name.mkinitramfs.log)"
+		rm -f "$_it_img.tmp"
+		return 1
+	fi
+	mv "$_it_img.tmp" "$_it_img"
+	echo "$_it_key" >"$_it_img.key"
+	dr_log "$_it_name: $(du -k "$_it_img" | cut -f1) KiB in $(($(date +%s) - _it_t0)) s"
+}
+
+it_lists_failing() {
+	mkdir -p "$DR_WORK/lists-failing"
+	printf '# itools-fail.sh: modules whose dependencies fail or hang\nmpt_fail_child\n  mpt_hang_child  \n; done\n' \
+		>"$DR_WORK/lists-failing/50-mpt-failing.conf"
+	echo "$DR_WORK/lists-failing"
+}

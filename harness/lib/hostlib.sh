@@ -1,0 +1,59 @@
+# shellcheck shell=sh
+# Host-side helpers for the VM tests: read the "MPT: key=value" lines that
+# harness/lib/run.sh prints (or a raw serial log; CRs and text before "MPT: "
+# on a line are ignored).  Source it: . harness/lib/hostlib.sh
+#
+#   mpt_get KEY [FILE]      value of the last KEY line; status 1 if none
+#   mpt_num KEY [FILE]      like mpt_get, but 0 when absent or not a number
+#   mpt_has KEY [FILE]      status 0 when a KEY line exists
+#   mpt_keys PREFIX [FILE]  "key=value" for every key starting with PREFIX
+#   mpt_boot_why RC FILE    why a boot failed, for a FAIL line: run.sh's
+#                           status, the phase the guest was in, its deadline
+#                           and the host's calibration (run.sh's vm_failure)
+#   mpt_scaled N FILE       N times the deadline factor run.sh used for
+#                           FILE's boot (vm_scale), rounded up: the bound for
+#                           a guest-clock measurement that a slow host
+#                           stretches (a guest's work under TCG runs at the
+#                           host's speed; its clock does not)
+# Input is FILE, or stdin when FILE is not given.
+
+mpt_lines_() {
+	if [ $# -gt 0 ]; then tr -d '\r' <"$1"; else tr -d '\r'; fi |
+		sed -n 's/.*MPT: //p'
+}
+
+mpt_get() {
+	mpt_key_=$1
+	shift
+	mpt_lines_ "$@" | awk -v k="$mpt_key_" '
+		index($0, k "=") == 1 { v = substr($0, length(k) + 2); f = 1 }
+		END { if (f) print v; exit !f }'
+}
+
+mpt_num() {
+	mpt_v_=$(mpt_get "$@") || mpt_v_=0
+	case $mpt_v_ in
+	'' | *[!0-9-]*) echo 0 ;;
+	*) echo "$mpt_v_" ;;
+	esac
+}
+
+mpt_has() {
+	mpt_get "$@" >/dev/null
+}
+
+mpt_keys() {
+	mpt_prefix_=$1
+	shift
+	mpt_lines_ "$@" | awk -v p="$mpt_prefix_" 'index($0, p) == 1'
+}
+
+mpt_boot_why() {
+	mpt_bw_=$(mpt_get vm_failure "$2") || mpt_bw_="no reason recorded in $2"
+	echo "run.sh exit $1: $mpt_bw_"
+}
+
+mpt_scaled() {
+	mpt_sf_=$(mpt_get vm_scale "$2") || mpt_sf_=1
+	awk -v n="$1" -v f="$mpt_sf_" 'BEGIN { v = n * f; printf "%d\n", v == int(v) ? v : int(v) + 1 }'
+}

@@ -1,0 +1,235 @@
+# shellcheck shell=sh
+# Helpers for guest scripts, sourced inside the test image (busybox ash) as
+# /mpt/lib.sh; the image's /init sources it before it runs the guest script.
+# Every helper reports on the console as "MPT: key=value" lines, which
+# harness/lib/run.sh picks out of the serial log and harness/lib/hostlib.sh parses.
+#
+# Busybox runs its own applet for a bare `modprobe` even when kmod's is on
+# PATH: call kmod's by full path, as $MPT_KMOD_MODPROBE.
+
+MPT_TRACE=${MPT_TRACE:-/sys/kernel/tracing}
+export MPT_KMOD_MODPROBE=/sbin/modprobe
+
+# mpt_kv KEY VALUE...: print one result line.
+mpt_kv() {
+	mpt_k=$1
+	shift
+	echo "MPT: $mpt_k=$*"
+}
+
+# mpt_name NAME: module name as the kernel spells it (- becomes _).
+mpt_name() {
+	echo "$1" | tr - _
+}
+
+mpt_uptime() {
+	cut -d' ' -f1 /proc/uptime
+}
+
+# mpt_trace_counts: syscall and module_load counts from the trace buffer.
+#   finit_enter finit_exit finit_ok finit_eexist finit_ebusy finit_other
+#   init_enter  init_exit  init_ok  init_eexist  init_ebusy  init_other
+#   load_total (module_load events)  load_modules (distinct names)
+#   load_dups (module_load events beyond the first per name)
+#   finit_errno_N / init_errno_N for every errno N seen (ENOENT: finit_errno_2)
+#   trace_entries / trace_written: differ when the ring buffer overflowed
+mpt_trace_counts() {
+	if [ ! -r "$MPT_TRACE/trace" ]; then
+		mpt_kv trace_error "no $MPT_TRACE/trace"
+		return 1
+	fi
+	awk '
+	function hexval(s,    i, c, v) {	# "0x..." with at most 4 hex digits
+		v = 0
+		for (i = 3; i <= length(s); i++) {
+			c = index("0123456789abcdef", tolower(substr(s, i, 1))) - 1
+			v = v * 16 + c
+		}
+		return v
+	}
+	function ret(s, kind,    e) {	# s: the "0x..." return value
+		x[kind "_exit"]++
+		if (s == "0x0") { x[kind "_ok"]++; return }
+		if (length(s) == 18 && substr(s, 1, 14) == "0xffffffffffff")
+			e = 65536 - hexval("0x" substr(s, 15, 4))
+		else
+			e = "positive"
+		if (e == 17) x[kind "_eexist"]++
+		else if (e == 16) x[kind "_ebusy"]++
+		else x[kind "_other"]++
+		x[kind "_errno_" e]++
+	}
+	/^# entries-in-buffer/ {
+		split($3, a, "/"); entries = a[1]; written = a[2]; next
+	}
+	/^#/ { next }
+	/ sys_finit_module\(/ { x["finit_enter"]++; next }
+	/ sys_finit_module -> / { ret($NF, "finit"); next }
+	/ sys_init_module\(/ { x["init_enter"]++; next }
+	/ sys_init_module -> / { ret($NF, "init"); next }
+	/ module_load: / {
+		for (i = 1; i <= NF; i++) if ($i == "module_load:") break
+		n = $(i + 1)
+		x["load_total"]++
+		if (n in seen) x["load_dups"]++; else x["load_modules"]++
+		seen[n] = 1
+		next
+	}
+	END {
+		split("finit_enter finit_exit finit_ok finit_eexist finit_ebusy finit_other " \
+		      "init_enter init_exit init_ok init_eexist init_ebusy init_other " \
+		      "load_total load_modules load_dups", k, " ")
+		for (i = 1; i in k; i++) { printf "MPT: %s=%d\n", k[i], x[k[i]]; done[k[i]] = 1 }
+		for (key in x) if (!(key in done)) printf "MPT: %s=%d\n", key, x[key]
+		printf "MPT: trace_entries=%s\nMPT: trace_written=%s\n", entries, written
+	}' "$MPT_TRACE/trace"
+}
+
+# mpt_trace_loads [NAME...]: "load.NAME=N", the module_load events per
+# module: for the names given (0 when absent), or for every module seen.
+mpt_trace_loads() {
+	mpt_names=
+	for mpt_n in "$@"; do mpt_names="$mpt_names $(mpt_name "$mpt_n")"; done
+	awk -v names="$mpt_names" '
+	/^#/ { next }
+	/ module_load: / {
+		for (i = 1; i <= NF; i++) if ($i == "module_load:") break
+		c[$(i + 1)]++
+	}
+	END {
+		if (names != "") {
+			n = split(names, w, " ")
+			for (i = 1; i <= n; i++) printf "MPT: load.%s=%d\n", w[i], c[w[i]]
+		} else {
+			for (m in c) printf "MPT: load.%s=%d\n", m, c[m]
+		}
+	}' "$MPT_TRACE/trace"
+}
+
+# mpt_trace_order NAME...: "order=a,b,c", the order of the module_load
+# events of the named modules (all modules when none named).
+mpt_trace_order() {
+	mpt_names=
+	for mpt_n in "$@"; do mpt_names="$mpt_names $(mpt_name "$mpt_n")"; done
+	awk -v names="$mpt_names" '
+	BEGIN { n = split(names, w, " "); for (i = 1; i <= n; i++) want[w[i]] = 1 }
+	/^#/ { next }
+	/ module_load: / {
+		for (i = 1; i <= NF; i++) if ($i == "module_load:") break
+		m = $(i + 1)
+		if (n == 0 || (m in want)) out = out (out == "" ? "" : ",") m
+	}
+	END { printf "MPT: order=%s\n", out }' "$MPT_TRACE/trace"
+}
+
+# mpt_loaded NAME...: "proc.NAME=1" when NAME is in /proc/modules, else 0.
+mpt_loaded() {
+	for mpt_n in "$@"; do
+		mpt_n=$(mpt_name "$mpt_n")
+		if grep -q "^$mpt_n " /proc/modules; then
+			mpt_kv "proc.$mpt_n" 1
+		else
+			mpt_kv "proc.$mpt_n" 0
+		fi
+	done
+}
+
+# mpt_proc_count [PREFIX]: "proc_count=N" modules in /proc/modules (whose
+# name starts with PREFIX: "proc_count.PREFIX=N").
+mpt_proc_count() {
+	if [ $# -eq 0 ]; then
+		mpt_kv proc_count "$(wc -l </proc/modules)"
+	else
+		mpt_kv "proc_count.$1" "$(grep -c "^$1" /proc/modules)"
+	fi
+}
+
+# mpt_initstate NAME...: "initstate.NAME=live|coming|going", "builtin"
+# (a /sys/module dir without initstate, or listed in modules.builtin) or
+# "none".
+mpt_initstate() {
+	for mpt_n in "$@"; do
+		mpt_n=$(mpt_name "$mpt_n")
+		if [ -r "/sys/module/$mpt_n/initstate" ]; then
+			mpt_kv "initstate.$mpt_n" "$(cat "/sys/module/$mpt_n/initstate")"
+		elif [ -d "/sys/module/$mpt_n" ]; then
+			mpt_kv "initstate.$mpt_n" builtin
+		else
+			mpt_kv "initstate.$mpt_n" none
+		fi
+	done
+}
+
+# mpt_param MODULE PARAM: "param.MODULE.PARAM=VALUE" (or "<none>").
+mpt_param() {
+	mpt_n=$(mpt_name "$1")
+	if [ -r "/sys/module/$mpt_n/parameters/$2" ]; then
+		mpt_kv "param.$mpt_n.$2" "$(cat "/sys/module/$mpt_n/parameters/$2")"
+	else
+		mpt_kv "param.$mpt_n.$2" "<none>"
+	fi
+}
+
+# mpt_compression: "compression=gzip|xz|zstd" (in-kernel decompression) or
+# "none".
+mpt_compression() {
+	if [ -r /sys/module/compression ]; then
+		mpt_kv compression "$(cat /sys/module/compression)"
+	else
+		mpt_kv compression none
+	fi
+}
+
+# mpt_modstats: /sys/kernel/debug/modules/stats (CONFIG_MODULE_STATS) as
+# "modstats.Label_with_underscores=N" lines and "modstats_dup.NAME=N
+# Reason" for the duplicate-failure table; "modstats=none" without it.
+mpt_modstats() {
+	mpt_f=/sys/kernel/debug/modules/stats
+	if [ ! -r "$mpt_f" ]; then
+		mpt_kv modstats none
+		return 1
+	fi
+	mpt_kv modstats present
+	# One large read: the file is generated per read() call.
+	dd if="$mpt_f" bs=1M count=1 2>/dev/null | awk -F'\t' '
+	function trim(s) { sub(/^ +/, "", s); sub(/ +$/, "", s); return s }
+	NF == 3 && trim($1) != "Module-name" {
+		printf "MPT: modstats_dup.%s=%s %s\n", trim($1), trim($2), trim($3)
+	}
+	NF == 2 {
+		l = trim($1); gsub(/ /, "_", l)
+		printf "MPT: modstats.%s=%s\n", l, trim($2)
+	}'
+}
+
+# mpt_dmesg_mpt: the test modules' "mpt: ..." kernel messages as
+# "kmsg=..." lines (quiet boots keep them off the console).
+mpt_dmesg_mpt() {
+	dmesg | sed -n 's/^\[[^]]*\] //; s/^mpt: /MPT: kmsg=/p'
+}
+
+# mpt_seq_of NAME: the init order a mpt_seq user (mpt_soft_*) recorded,
+# as "seq.NAME=N" (0 when not loaded).
+mpt_seq_of() {
+	for mpt_n in "$@"; do
+		mpt_n=$(mpt_name "$mpt_n")
+		if [ -r "/sys/module/$mpt_n/parameters/seq" ]; then
+			mpt_kv "seq.$mpt_n" "$(cat "/sys/module/$mpt_n/parameters/seq")"
+		else
+			mpt_kv "seq.$mpt_n" 0
+		fi
+	done
+}
+
+# mpt_coldplug_modaliases: every MODALIAS= of the devices in /sys, one a
+# line (what a coldplugging loader would look up).
+mpt_coldplug_modaliases() {
+	find /sys/devices -name uevent -type f -exec sed -n 's/^MODALIAS=//p' {} + 2>/dev/null
+}
+
+mpt_poweroff() {
+	sync
+	echo o >/proc/sysrq-trigger 2>/dev/null
+	sleep 5
+	poweroff -f
+}

@@ -1,0 +1,54 @@
+#!/bin/sh
+# mkinitcpio hook, modules that fail, 4 vCPUs: mpt_fail (its init returns
+# -ENODEV) in the image's MODULES, and rd.modpreload.modules=mpt_fail_child
+# (which needs mpt_fail) on the kernel command line -- with
+# earlymodules=mpt-alias-only (mkinitcpio's own early list, an alias).
+#   vm/mkinitcpio-fail   the boot reaches the root with everything else
+#       loaded once (no EEXIST/EBUSY, every other call a success, none by a
+#       udev worker); mpt_fail not loaded and reported failed; mpt_fail_child
+#       skipped without a load attempt (no module_load event).  /init's own
+#       `modprobe -qab $MODULES` tries mpt_fail once more after the hook (as
+#       it would without modpreload): at most two ENODEV calls, the second
+#       one modprobe's.  mpt_aliased loaded by modpreload (from earlymodules=),
+#       not by that modprobe.
+# About 30 s.
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+# shellcheck source=harness/mkinitcpio/host.sh
+. "$top/harness/mkinitcpio/host.sh"
+
+if ! mkc_setup || ! img=$(mkc_image fail "base modpreload udev mpt" "ext4 mpt_fail"); then
+	echo "FAIL: vm/mkinitcpio-fail: setup failed (see stderr)"
+	exit 0
+fi
+mkdir -p "$MKC_DIR/out"
+o=$MKC_DIR/out/fail.txt
+mkc_boot "$img" 4 "rd.modpreload.modules=mpt_fail_child earlymodules=mpt-alias-only" "$o" || { rc=$?; mkc_why="boot failed: $(mpt_boot_why "$rc" "$o")"; }
+ok=$(mkc_num finit_ok "$o")
+enodev=$(mkc_num finit_errno_19 "$o")
+mkc_expect "$o" root_reached -eq 1
+mkc_expect "$o" proc.mpt_fail -eq 0
+mkc_expect "$o" proc.mpt_fail_child -eq 0
+mkc_expect "$o" load.mpt_fail_child -eq 0
+mkc_expect "$o" proc.ext4 -eq 1
+mkc_expect "$o" proc.mpt_params -eq 1
+mkc_expect "$o" proc.mpt_aliased -eq 1
+mkc_expect "$o" param.mpt_drv.probed -eq 16
+mkc_expect "$o" param.mpt_drv2.probed -eq 4
+mkc_expect "$o" finit_eexist -eq 0
+mkc_expect "$o" finit_ebusy -eq 0
+mkc_expect "$o" finit_errno_19 -ge 1
+mkc_expect "$o" finit_errno_19 -le 2
+mkc_expect "$o" finit_by.modprobe -le 1
+mkc_expect "$o" "finit_by.(udev-worker)" -eq 0
+mkc_expect "$o" finit_enter -eq $((ok + enodev))
+mkc_expect "$o" proc_count -eq "$ok"
+# module_load fires before init(): mpt_fail counts, once per attempt
+mkc_expect "$o" load.mpt_fail -eq "$enodev"
+mkc_expect "$o" report.loaded -eq "$ok"
+mkc_expect "$o" report.failed -eq 1
+mkc_expect "$o" report.skipped -eq 1
+printf 'mkinitcpio-fail smp=4: %s, %s ENODEV (modprobe: %s); root at %s s\n' \
+	"$(mkc_figures "$o")" "$enodev" "$(mkc_num finit_by.modprobe "$o")" \
+	"$(mkc_get root_uptime "$o")" >&2
+mkc_verdict mkinitcpio-fail "$ok loads, $enodev ENODEV, $(mkc_num finit_eexist "$o") EEXIST, $(mkc_num finit_ebusy "$o") EBUSY"
+exit 0

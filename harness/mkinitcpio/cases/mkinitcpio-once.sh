@@ -1,0 +1,79 @@
+#!/bin/sh
+# mkinitcpio hook, booted: an image made through mkinitcpio(8)'s hook API
+# (harness/mkinitcpio/) with HOOKS=(base modpreload udev mpt) MODULES=(ext4),
+# Debian's 6.1 and its systemd-udevd 252, at 8 and 16 vCPUs (MKC_SMP), to an
+# ext4 root disk whose /sbin/init counts the load syscalls.
+#   vm/mkinitcpio-once-smpN    every module loaded by exactly one
+#       finit_module call (calls == successful calls == modules loaded ==
+#       /proc/modules, no EEXIST/EBUSY, no init_module, no module_load twice,
+#       every call made by modpreload and none by a udev worker),
+#       the root reached as PID 1, the second-level devices bound (16
+#       mpt-dev, 4 mpt-dev2), the image's modpreload.d list loaded
+#       (mpt_params), the report in /run/modpreload agreeing
+#   vm/mkinitcpio-storm-smpN   the same image without modpreload in HOOKS
+#       reaches the root with the same drivers bound and shows udev's
+#       coldplug duplicates (EEXIST > 0): the storm the hook removes
+# About 2 minutes with 16 vCPUs (MKC_SMP=8: under one).
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+# shellcheck source=harness/mkinitcpio/host.sh
+. "$top/harness/mkinitcpio/host.sh"
+
+if ! mkc_setup; then
+	echo "FAIL: vm/mkinitcpio-once: setup failed (see stderr)"
+	exit 0
+fi
+if ! with=$(mkc_image with "base modpreload udev mpt" "ext4") ||
+	! without=$(mkc_image without "base udev mpt" "ext4"); then
+	echo "FAIL: vm/mkinitcpio-once: image build failed (see stderr)"
+	exit 0
+fi
+
+out=$MKC_DIR/out
+mkdir -p "$out"
+for smp in ${MKC_SMP:-8 16}; do
+	o=$out/once-smp$smp.txt
+	s=$out/storm-smp$smp.txt
+	mkc_boot "$with" "$smp" "" "$o" || { rc=$?; mkc_why="boot failed: $(mpt_boot_why "$rc" "$o")"; }
+	modules=$(mkc_num load_modules "$o")
+	mkc_expect "$o" root_reached -eq 1
+	mkc_expect "$o" root_pid -eq 1
+	mkc_expect "$o" ncpus -eq "$smp"
+	mkc_expect "$o" finit_enter -eq "$modules"
+	mkc_expect "$o" finit_ok -eq "$modules"
+	mkc_expect "$o" finit_eexist -eq 0
+	mkc_expect "$o" finit_ebusy -eq 0
+	mkc_expect "$o" finit_other -eq 0
+	mkc_expect "$o" init_enter -eq 0
+	mkc_expect "$o" load_dups -eq 0
+	# every call made by modpreload's early hook, none by udev's workers
+	mkc_expect "$o" finit_by.modpreload -eq "$modules"
+	mkc_expect "$o" proc_count -eq "$modules"
+	mkc_expect "$o" load_modules -ge 20
+	mkc_expect "$o" param.mpt_drv.probed -eq 16
+	mkc_expect "$o" param.mpt_drv2.probed -eq 4
+	mkc_expect "$o" proc.virtio_blk -eq 1
+	mkc_expect "$o" proc.ext4 -eq 1
+	mkc_expect "$o" proc.mpt_params -eq 1
+	mkc_expect_is "$o" report present
+	mkc_expect "$o" report.loaded -eq "$modules"
+	mkc_expect "$o" report.failed -eq 0
+	mkc_expect "$o" trace_entries -eq "$(mkc_num trace_written "$o")"
+	printf 'mkinitcpio-once smp=%s with modpreload: %s; root at %s s, %s s wall\n' "$smp" \
+		"$(mkc_figures "$o")" "$(mkc_get root_uptime "$o")" "$(mkc_get host_wall_s "$o")" >&2
+	mkc_verdict "mkinitcpio-once-smp$smp" "$(mkc_figures "$o")"
+
+	mkc_boot "$without" "$smp" "" "$s" || { rc=$?; mkc_why="boot failed: $(mpt_boot_why "$rc" "$s")"; }
+	mkc_expect "$s" root_reached -eq 1
+	mkc_expect_is "$s" report absent
+	mkc_expect "$s" param.mpt_drv.probed -eq 16
+	mkc_expect "$s" param.mpt_drv2.probed -eq 4
+	mkc_expect "$s" finit_eexist -gt 0
+	mkc_expect "$s" "finit_by.(udev-worker)" -gt 0
+	mkc_expect "$s" finit_ok -eq "$(mkc_num load_modules "$s")"
+	# the same modules but the modpreload.d one
+	mkc_expect "$s" load_modules -eq $((modules - 1))
+	printf 'mkinitcpio-once smp=%s without modpreload: %s; root at %s s, %s s wall\n' "$smp" \
+		"$(mkc_figures "$s")" "$(mkc_get root_uptime "$s")" "$(mkc_get host_wall_s "$s")" >&2
+	mkc_verdict "mkinitcpio-storm-smp$smp" "without the hook: $(mkc_figures "$s")"
+done
+exit 0

@@ -1,0 +1,45 @@
+#!/bin/sh
+# mkinitcpio hook in a systemd image, booted: HOOKS=(base systemd modpreload
+# mpt) MODULES=(ext4) through harness/mkinitcpio/ (its systemd hook: Debian's
+# systemd 252 as /init, systemd-udevd, journald), 4 vCPUs.
+#   vm/mkinitcpio-systemd   modpreload.service ran before systemd-udevd and
+#       systemd-modules-load: every module loaded by exactly one
+#       finit_module call, none of them by a udev worker; the root reached
+#       through systemd's switch-root; the second-level devices bound; the
+#       image's modpreload.d list loaded; the report in /run/modpreload.
+# About 40 s.
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+# shellcheck source=harness/mkinitcpio/host.sh
+. "$top/harness/mkinitcpio/host.sh"
+
+if ! mkc_setup || ! img=$(mkc_image systemd "base systemd modpreload mpt" "ext4"); then
+	echo "FAIL: vm/mkinitcpio-systemd: setup failed (see stderr)"
+	exit 0
+fi
+o=$MKC_DIR/out/systemd.txt
+mkdir -p "$MKC_DIR/out"
+mkc_boot "$img" 4 "" "$o" || { rc=$?; mkc_why="boot failed: $(mpt_boot_why "$rc" "$o")"; }
+modules=$(mkc_num load_modules "$o")
+mkc_expect "$o" root_reached -eq 1
+mkc_expect "$o" root_pid -eq 1
+mkc_expect "$o" load_modules -ge 20
+mkc_expect "$o" finit_enter -eq "$modules"
+mkc_expect "$o" finit_ok -eq "$modules"
+mkc_expect "$o" finit_eexist -eq 0
+mkc_expect "$o" finit_ebusy -eq 0
+mkc_expect "$o" load_dups -eq 0
+mkc_expect "$o" proc_count -eq "$modules"
+mkc_expect "$o" "finit_by.(udev-worker)" -eq 0
+mkc_expect "$o" finit_by.systemd-udevd -eq 0
+mkc_expect "$o" finit_by.modpreload -ge 20
+mkc_expect "$o" param.mpt_drv.probed -eq 16
+mkc_expect "$o" param.mpt_drv2.probed -eq 4
+mkc_expect "$o" proc.ext4 -eq 1
+mkc_expect "$o" proc.mpt_params -eq 1
+mkc_expect_is "$o" report present
+mkc_expect "$o" report.failed -eq 0
+printf 'mkinitcpio-systemd smp=4: %s (modpreload %s, systemd PID 1 %s); root at %s s\n' \
+	"$(mkc_figures "$o")" "$(mkc_num finit_by.modpreload "$o")" \
+	"$(mkc_num finit_by.systemd "$o")" "$(mkc_get root_uptime "$o")" >&2
+mkc_verdict mkinitcpio-systemd "$(mkc_figures "$o")"
+exit 0

@@ -1,0 +1,156 @@
+# shellcheck shell=sh
+# Host side of the mkinitcpio VM cases (harness/mkinitcpio/cases/mkinitcpio-*.sh) and
+# of bench/mkinitcpio-storm.sh.  Source it after setting $top:
+#     . "$top/harness/mkinitcpio/host.sh"
+#
+#   mkc_setup                the kernel (bookworm: KVER, KDIR), the test module
+#                            tree (MODROOT), build/modpreload, the root disk
+#                            (MKC_DISK); everything cached under build/mkinitcpio
+#   mkc_image NAME HOOKS MODULES   build/mkinitcpio/NAME.img from a config with
+#                            HOOKS=(HOOKS) MODULES=(MODULES), made by
+#                            harness/mkinitcpio/mkinitcpio.sh with this tree's
+#                            mkinitcpio-hook/ and the test hooks; rebuilt only
+#                            when an input changed.  Prints the image's path.
+#   mkc_boot IMG SMP CMDLINE OUT   boot it (harness/lib/run.sh) with the root disk
+#                            and CMDLINE added; the MPT: lines go to OUT, the
+#                            serial log to logs/; run.sh's status
+#   mkc_get KEY OUT, mkc_num KEY OUT   harness/lib/hostlib.sh's mpt_get / mpt_num
+# Progress and errors go to stderr.  Needs busybox-static, e2fsprogs, udev
+# (systemd-udevd 252 and its rules are copied from the host), qemu-system-x86.
+
+# shellcheck disable=SC2154 # $top: set by the sourcing script
+# shellcheck source=harness/lib/hostlib.sh
+. "$top/harness/lib/hostlib.sh"
+
+MKC_DIR=$top/build/mkinitcpio
+MKC_SRC=$top/harness/mkinitcpio
+
+mkc_log() { printf 'mkinitcpio-vm: %s\n' "$*" >&2; }
+
+mkc_get() { mpt_get "$1" "$2"; }
+mkc_num() { mpt_num "$1" "$2"; }
+
+# mkc_stale OUT INPUT...: OUT is missing or older than an input (files or
+# directories, searched whole).
+mkc_stale() {
+	ms_out=$1
+	shift
+	[ -e "$ms_out" ] || return 0
+	[ -n "$(find "$@" -newer "$ms_out" -print -quit 2>/dev/null)" ]
+}
+
+mkc_setup() {
+	mkdir -p "$MKC_DIR" || return 1
+	# shellcheck disable=SC2046 # the line is "NAME KVER DIR"
+	set -- $("$top/harness/lib/kernels.sh" bookworm 2>/dev/null | awk '$1 == "bookworm"')
+	KVER=${2:-}
+	KDIR=${3:-}
+	if [ -z "$KDIR" ] || [ ! -f "$KDIR/vmlinuz" ]; then
+		mkc_log "no bookworm kernel (harness/lib/kernels.sh bookworm)"
+		return 1
+	fi
+	MODROOT=$MKC_DIR/modtree
+	if mkc_stale "$MKC_DIR/modtree.stamp" "$top/tests/modules" "$KDIR/kernel.env"; then
+		mkc_log "building the test modules"
+		"$top/tests/modules/build.sh" bookworm "$MODROOT" >/dev/null || return 1
+		touch "$MKC_DIR/modtree.stamp"
+	fi
+	make -s -C "$top" build/modpreload >&2 || return 1
+
+	# A configuration the install hook puts in the image with the module
+	# it names: modpreload loads it at boot, from the image's copy.
+	mkdir -p "$MKC_DIR/sysroot/etc/modpreload.d"
+	printf '# mkinitcpio test: loaded from the image'"'"'s modpreload.d\nmpt_params\n' \
+		>"$MKC_DIR/sysroot/etc/modpreload.d/mpt-test.conf.new"
+	cmp -s "$MKC_DIR/sysroot/etc/modpreload.d/mpt-test.conf.new" \
+		"$MKC_DIR/sysroot/etc/modpreload.d/mpt-test.conf" ||
+		mv "$MKC_DIR/sysroot/etc/modpreload.d/mpt-test.conf.new" \
+			"$MKC_DIR/sysroot/etc/modpreload.d/mpt-test.conf"
+	rm -f "$MKC_DIR/sysroot/etc/modpreload.d/mpt-test.conf.new"
+
+	MKC_DISK=$MKC_DIR/root.img
+	if mkc_stale "$MKC_DISK" "$MKC_SRC/root-init.sh" "$top/harness/lib/lib.sh" /bin/busybox; then
+		mkc_rootdisk "$MKC_DISK" || return 1
+	fi
+	return 0
+}
+
+# The root the images switch to: busybox, /sbin/init = root-init.sh, lib.sh.
+mkc_rootdisk() {
+	mr_dir=$MKC_DIR/rootdir
+	rm -rf "$mr_dir"
+	mkdir -p "$mr_dir/bin" "$mr_dir/sbin" "$mr_dir/usr/bin" "$mr_dir/usr/sbin" \
+		"$mr_dir/mpt" "$mr_dir/etc" "$mr_dir/dev" "$mr_dir/proc" "$mr_dir/sys" \
+		"$mr_dir/run" "$mr_dir/tmp" || return 1
+	cp /bin/busybox "$mr_dir/bin/busybox" || return 1
+	for a in $(/bin/busybox --list); do
+		[ "$a" = busybox ] || ln -s busybox "$mr_dir/bin/$a"
+	done
+	cp "$MKC_SRC/root-init.sh" "$mr_dir/sbin/init"
+	chmod 755 "$mr_dir/sbin/init"
+	cp "$top/harness/lib/lib.sh" "$mr_dir/mpt/lib.sh"
+	printf 'NAME=mpt-root\nID=mpt\n' >"$mr_dir/etc/os-release"
+	rm -f "$1.tmp"
+	mkfs.ext4 -q -F -L mpt-root -d "$mr_dir" "$1.tmp" 32M >&2 || return 1
+	mv "$1.tmp" "$1"
+}
+
+mkc_image() {
+	mi_name=$1
+	mi_img=$MKC_DIR/$mi_name.img
+	mi_conf=$MKC_DIR/$mi_name.conf
+	printf 'MODULES=(%s)\nBINARIES=()\nFILES=()\nHOOKS=(%s)\n' "$3" "$2" >"$mi_conf.new"
+	cmp -s "$mi_conf.new" "$mi_conf" || mv "$mi_conf.new" "$mi_conf"
+	rm -f "$mi_conf.new"
+	if mkc_stale "$mi_img" "$mi_conf" "$top/mkinitcpio-hook" "$MKC_SRC" \
+		"$top/build/modpreload" "$MKC_DIR/modtree.stamp" "$MKC_DIR/sysroot"; then
+		mkc_log "building $mi_name.img: HOOKS=($2) MODULES=($3)"
+		PATH=$top/build:$PATH MODPRELOAD_SYSROOT=$MKC_DIR/sysroot MKC_UNITPATH=$top/mkinitcpio-hook \
+			"$MKC_SRC/mkinitcpio.sh" -c "$mi_conf" -k "$KVER" -r "$MODROOT" \
+			-D "$top/mkinitcpio-hook" -D "$MKC_SRC" -g "$mi_img" >&2 || return 1
+	fi
+	echo "$mi_img"
+}
+
+mkc_boot() {
+	mkdir -p "$MKC_DIR/logs"
+	# the serial log beside OUT's name: build/mkinitcpio/logs/NAME.log
+	mb_log=$MKC_DIR/logs/$(basename "$4" .txt).log
+	"$top/harness/lib/run.sh" -k "$KDIR/vmlinuz" -i "$1" -s "$2" -t "${MKC_TIMEOUT:-240}" \
+		--disk "$MKC_DISK" -l "$mb_log" -a "root=/dev/vda rootfstype=ext4 $3" >"$4"
+}
+
+# mkc_expect OUT KEY OP VALUE: KEY's number in OUT (0 when absent) must pass
+# `test NUMBER OP VALUE`; if not, the reason is added to $mkc_why.
+mkc_why=
+mkc_expect() {
+	me_v=$(mpt_num "$2" "$1")
+	if ! test "$me_v" "$3" "$4"; then
+		mkc_why="$mkc_why${mkc_why:+; }$2=$me_v (want $3 $4)"
+	fi
+}
+
+# mkc_verdict NAME [DETAIL]: PASS or FAIL with $mkc_why, which is reset.
+mkc_verdict() {
+	if [ -z "$mkc_why" ]; then
+		echo "PASS: vm/$1${2:+ ($2)}"
+	else
+		echo "FAIL: vm/$1: $mkc_why"
+	fi
+	mkc_why=
+}
+
+# mkc_figures OUT: "N calls for M modules, E EEXIST, B EBUSY"
+mkc_figures() {
+	printf '%s calls for %s modules, %s EEXIST, %s EBUSY' \
+		"$(mkc_num finit_enter "$1")" "$(mkc_num load_modules "$1")" \
+		"$(mkc_num finit_eexist "$1")" "$(mkc_num finit_ebusy "$1")"
+}
+
+# mkc_expect_is OUT KEY STRING: KEY's value must be STRING.
+mkc_expect_is() {
+	me_v=$(mkc_get "$2" "$1")
+	if [ "$me_v" != "$3" ]; then
+		mkc_why="$mkc_why${mkc_why:+; }$2=${me_v:-<none>} (want $3)"
+	fi
+}

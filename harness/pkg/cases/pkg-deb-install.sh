@@ -1,0 +1,136 @@
+#!/bin/sh
+# The .deb, not the build tree: installed with apt into a clean Debian
+# bookworm root (mmdebstrap minbase with initramfs-tools, dracut-core,
+# busybox, zstd, through the project's private apt sources), and the images
+# that root's own tools then build, booted (harness/itools/host.sh's root
+# disk and checks):
+#   install   apt installs the package; the initramfs made before is byte
+#             for byte the same afterwards (nothing rebuilt it), and
+#             update-initramfs -u without MODPRELOAD=y makes an image with
+#             nothing of modpreload in it
+#   itools    MODPRELOAD=y in conf.d, update-initramfs -u: the image holds
+#             the package's binary and boots with one load per module and
+#             none by udev's workers, the report in /run/modpreload
+#   dracut    dracut --add modpreload (the package's dracut module) in the
+#             same root: the same, the report in /run/initramfs
+# The root's kernel modules are the test tree (Debian's 6.1 plus the mpt_*
+# modules, which a user hook in /etc/initramfs-tools/hooks adds to the
+# image). Everything happens in build/vm/pkg, under a private mount
+# namespace for /proc and /dev; the host is not touched. About 10 minutes
+# the first time (mmdebstrap), 5 after.
+set -u
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+. "$top/harness/itools/host.sh"
+name=pkg-deb-install
+DR_WORK=$top/build/vm/pkg
+
+if ! it_setup; then
+	echo "FAIL: vm/$name: setup failed (see $DR_WORK/setup.log)"
+	exit 0
+fi
+if ! deb=$(make -s -C "$top" deb 2>"$DR_WORK/logs/deb.log" | tail -n 1) || [ ! -f "$deb" ]; then
+	echo "FAIL: vm/$name: make deb failed (see $DR_WORK/logs/deb.log)"
+	exit 0
+fi
+
+# --- a clean root, cached as a tarball of what mmdebstrap made --------------
+pkgs=initramfs-tools,dracut-core,busybox,zstd,kmod,udev
+base=$DR_WORK/base-$(echo "$pkgs" | sha256sum | cut -c1-12).tar
+if [ ! -s "$base" ]; then
+	dr_log "mmdebstrap: a bookworm minbase root with $pkgs"
+	sources=$(sed -n 's/^deb \(.* bookworm\(-security\)\{0,1\} main\)$/deb \1/p' "$top/build/apt/sources.list" 2>/dev/null)
+	[ -n "$sources" ] || sources="deb http://deb.debian.org/debian bookworm main"
+	if ! printf '%s\n' "$sources" | mmdebstrap --variant=minbase --format=tar --include="$pkgs" \
+		bookworm "$base.tmp" - >"$DR_WORK/logs/mmdebstrap.log" 2>&1; then
+		echo "FAIL: vm/$name: mmdebstrap failed (see $DR_WORK/logs/mmdebstrap.log)"
+		rm -f "$base.tmp"
+		exit 0
+	fi
+	mv "$base.tmp" "$base"
+fi
+root=$DR_WORK/root
+rm -rf "$root"
+mkdir -p "$root"
+tar -xf "$base" -C "$root"
+mkdir -p "$root/usr/lib/modules"
+cp -al "$DR_TREE" "$root/usr/lib/modules/$KVER"
+cp "$KDIR/boot/config-$KVER" "$root/boot/"
+cp "$deb" "$root/tmp/"
+mkdir -p "$root/etc/initramfs-tools/hooks"
+# the test modules, as a user's own hook would add them
+# shellcheck disable=SC2016 # the hook's own code
+printf '#!/bin/sh\n[ "$1" = prereqs ] && exit 0\n. /usr/share/initramfs-tools/hook-functions\nmanual_add_modules %s\n' \
+	"$DR_MPT" >"$root/etc/initramfs-tools/hooks/mpt-test"
+chmod 755 "$root/etc/initramfs-tools/hooks/mpt-test"
+
+# in_root SCRIPT: run SCRIPT with sh in the root, /proc and /dev mounted
+# in a mount namespace of its own
+in_root() {
+	# shellcheck disable=SC2016 # expanded by the namespace's shell
+	unshare -m sh -c '
+		set -e
+		mount -t proc proc "$1/proc"
+		mount --rbind /dev "$1/dev"
+		chroot "$1" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive \
+			/bin/sh -ec "$2"
+	' sh "$root" "$1"
+}
+
+# --- install --------------------------------------------------------------
+img=$root/boot/initrd.img-$KVER
+log=$DR_WORK/logs/install.log
+if ! in_root "update-initramfs -c -k $KVER" >"$log" 2>&1; then
+	echo "FAIL: vm/$name/install: update-initramfs -c in the clean root failed (see $log)"
+	exit 0
+fi
+sum0=$(sha256sum <"$img")
+if ! in_root "apt-get install -y /tmp/${deb##*/}" >>"$log" 2>&1; then
+	dr_fail "apt-get install failed (see $log)"
+fi
+grep -q 'no initramfs was rebuilt' "$log" || dr_fail "postinst did not say that no initramfs was rebuilt"
+[ -x "$root/usr/sbin/modpreload" ] || dr_fail "no /usr/sbin/modpreload after apt install"
+dr_eq "the initramfs after apt install" "$(sha256sum <"$img")" "$sum0"
+in_root "update-initramfs -u -k $KVER" >>"$log" 2>&1 || dr_fail "update-initramfs -u failed (see $log)"
+left=$(lsinitramfs "$img" 2>/dev/null | grep modpreload | tr '\n' ' ')
+[ -z "$left" ] || dr_fail "without MODPRELOAD=y the image holds $left"
+dr_verdict "$name/install"
+
+# --- itools ---------------------------------------------------------------
+if ! in_root "echo MODPRELOAD=y >/etc/initramfs-tools/conf.d/modpreload; update-initramfs -u -k $KVER" \
+	>>"$log" 2>&1; then
+	echo "FAIL: vm/$name/itools: update-initramfs -u with MODPRELOAD=y failed (see $log)"
+else
+	lsinitramfs "$img" >"$DR_WORK/logs/itools.list" 2>/dev/null
+	grep -qx 'usr/sbin/modpreload' "$DR_WORK/logs/itools.list" || dr_fail "no usr/sbin/modpreload in the image"
+	grep -qx 'scripts/init-top/modpreload' "$DR_WORK/logs/itools.list" || dr_fail "no init-top script in the image"
+	cp "$img" "$DR_WORK/img/itools.img"
+	res=$DR_WORK/logs/itools-8.txt
+	rc=0
+	dr_boot "$res" "$DR_WORK/logs/itools-8.serial" "$DR_WORK/img/itools.img" 8 "" 420 || rc=$?
+	[ "$rc" = 0 ] || dr_fail "$(mpt_boot_why "$rc" "$res") (see $DR_WORK/logs/itools-8.serial)"
+	dr_check_root "$res"
+	dr_check_once "$res"
+	dr_check_preloaded "$res" report_run
+	dr_details "package, initramfs-tools, 8 vCPUs" "$res"
+	dr_verdict "$name/itools-8cpu" "$(mpt_num finit_enter "$res") calls for $(mpt_num load_modules "$res") modules"
+fi
+
+# --- dracut ---------------------------------------------------------------
+# --no-hostonly: the image is for the VM, not for this build host
+dimg=/boot/initrd-dracut.img
+if ! in_root "dracut --no-hostonly --add modpreload --add-drivers '$DR_MPT' --kver $KVER --force $dimg" \
+	>"$DR_WORK/logs/dracut.log" 2>&1; then
+	echo "FAIL: vm/$name/dracut: dracut --add modpreload failed (see $DR_WORK/logs/dracut.log)"
+	exit 0
+fi
+DR_CPU_MOD=aesni_intel
+cp "$root$dimg" "$DR_WORK/img/dracut.img"
+res=$DR_WORK/logs/dracut-8.txt
+rc=0
+dr_boot "$res" "$DR_WORK/logs/dracut-8.serial" "$DR_WORK/img/dracut.img" 8 "" 420 || rc=$?
+[ "$rc" = 0 ] || dr_fail "$(mpt_boot_why "$rc" "$res") (see $DR_WORK/logs/dracut-8.serial)"
+dr_check_root "$res"
+dr_check_once "$res"
+dr_check_preloaded "$res" report
+dr_details "package, dracut, 8 vCPUs" "$res"
+dr_verdict "$name/dracut-8cpu" "$(mpt_num finit_enter "$res") calls for $(mpt_num load_modules "$res") modules"

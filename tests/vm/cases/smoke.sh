@@ -1,9 +1,0 @@
-#!/bin/sh
-# The harness itself on all three kernels (tests/vm/smoke.sh): kmod's
-# modprobe loads the test chain and diamond (and ext4 on 6.12), one
-# successful load syscall per module, nothing loaded twice; compression and
-# module stats as each kernel has them.  About 45 s once everything is
-# cached; the first run also builds the stats kernel (~4.5 min).
-top=$(cd "$(dirname "$0")/../../.." && pwd)
-"$top/tests/vm/smoke.sh" all | grep -v '^smoke: '
-exit 0
