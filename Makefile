@@ -37,7 +37,7 @@ STATIC_LDFLAGS := -static -Wl,--gc-sections -s -L$(B)/libs/lib
 STATIC_LIBS := -lkmod -lzstd -llzma -lz -lpthread
 
 # the library core: every stage of the pipeline
-CORE := util limits strmap cmdline confparse uevent index ctx request coldplug plan graph \
+CORE := util limits strmap cmdline confparse uevent index ctx request coldplug plan baked baked_io graph \
 	sched load initstate decompress dupcost sys kstats json outcome report profile profile_io nodev run
 CORE_SRC := $(CORE:%=preload/%.c)
 HDRS := $(wildcard preload/*.h)
