@@ -146,8 +146,8 @@ soak: deps
 	bench/soak.sh -n $(N)
 
 # --- fuzzing (libFuzzer) ---
-FUZZERS := cmdline conf uevent kstats index profile
-FUZZ_SRC := $(addprefix preload/,util.c limits.c strmap.c cmdline.c confparse.c uevent.c kstats.c index.c profile.c)
+FUZZERS := cmdline conf uevent kstats index profile baked
+FUZZ_SRC := $(addprefix preload/,util.c limits.c strmap.c cmdline.c confparse.c uevent.c kstats.c index.c profile.c baked.c)
 FUZZ_SECONDS ?= 60
 # the index fuzzer hands what our check accepts to the host's libkmod
 FUZZ_LIBS_index := -lkmod

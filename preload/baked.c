@@ -282,8 +282,10 @@ int mp_baked_parse(const char *buf, size_t len, struct mp_baked **out)
 		goto out;
 	for (line = b->text + 18; *line != '\0' && r != -ENOMEM; line = next) {
 		next = strchr(line, '\n');
-		if (next == NULL)
-			goto out; /* cut short */
+		if (next == NULL) {
+			r = -EINVAL; /* cut short */
+			goto out;
+		}
 		*next++ = '\0';
 		r = parse_line(b, line, &pd, &npd, &cap);
 		if (r < 0)
@@ -356,7 +358,8 @@ static int match_aliases(const struct mp_baked *b, const char *key, int tier, in
 		lo = bound(b, lo, hi, n, (unsigned char)key[n], false);
 		hi = bound(b, lo, hi, n, (unsigned char)key[n], true);
 	}
-	qsort(*hits, (size_t)*nhits, sizeof(int), cmp_int);
+	if (*nhits > 1)
+		qsort(*hits, (size_t)*nhits, sizeof(int), cmp_int);
 	return 0;
 }
 
