@@ -29,10 +29,15 @@
 #include "internal.h"
 
 /* An alias's literal head: every key it matches starts with it, so a
- * key's own prefixes find every alias that may match it. */
+ * key's own prefixes find every alias that may match it. (Not strcspn():
+ * musl's builds a table at every call, and a plan has thousands.) */
 static size_t literal_len(const char *pattern)
 {
-	return strcspn(pattern, "*?[");
+	const char *p = pattern;
+
+	while (*p != '\0' && *p != '*' && *p != '?' && *p != '[')
+		p++;
+	return (size_t)(p - pattern);
 }
 
 uint64_t mp_baked_hash(const void *buf, size_t len)
@@ -86,19 +91,18 @@ void mp_baked_free(struct mp_baked *b)
 	free(b);
 }
 
+/* The next word of a line, cut in place; words are short, so a plain
+ * loop beats strchr()'s setup. */
 static char *word(char **p)
 {
-	char *w = *p, *e;
+	char *w = *p, *e = w;
 
-	if (w == NULL || *w == '\0')
+	if (*w == '\0')
 		return NULL;
-	e = strchr(w, ' ');
-	if (e) {
-		*e = '\0';
-		*p = e + 1;
-	} else {
-		*p = w + strlen(w);
-	}
+	while (*e != '\0' && *e != ' ')
+		e++;
+	*p = *e ? e + 1 : e;
+	*e = '\0';
 	return w;
 }
 
@@ -123,12 +127,17 @@ struct pending {
 	int kind; /* 0 deps, 1 pre, 2 post */
 };
 
-/* Compares an alias's head with the first n bytes of key, as strcmp(). */
+/* Compares an alias's head with the first n bytes of key, as strcmp().
+ * Sorted neighbours share most of their heads: a plain loop. */
 static int cmp_head(const struct mp_baked_alias *a, const char *key, size_t n)
 {
-	int c = strncmp(a->pattern, key, a->head < n ? a->head : n);
+	const unsigned char *x = (const unsigned char *)a->pattern, *y = (const unsigned char *)key;
+	size_t i, m = a->head < n ? a->head : n;
 
-	return c ? c : (a->head > n) - (a->head < n);
+	for (i = 0; i < m; i++)
+		if (x[i] != y[i])
+			return x[i] < y[i] ? -1 : 1;
+	return (a->head > n) - (a->head < n);
 }
 
 /* The baker sorts each kind of alias by its head, so that a lookup can
