@@ -13,12 +13,15 @@
  *   pre NAME... / post NAME...   its softdeps (modules.softdep and modprobe.d)
  *   options TEXT           modprobe.d's, without the command line's
  *   install                modprobe.d has an install command for it
- *   alias PATTERN NAME     modules.alias; balias: modules.builtin.alias
+ *   alias PATTERN NAME     modules.alias; balias: the built-in ones
+ *                          (modules.builtin.modinfo)
  *   blacklist NAME         modprobe.d's
  *   nocover PATTERN        a name modprobe.d's aliases or install commands
  *                          answer: left to libkmod
  *
- * Patterns and keys are normalised as libkmod's alias_normalize() does.
+ * The baker writes patterns normalised as libkmod's alias_normalize()
+ * does, and sorted by their literal head; a lookup normalises its key the
+ * same way.
  */
 #include <errno.h>
 #include <fnmatch.h>
