@@ -1012,7 +1012,7 @@ t_utf8() {
 # command line still applied on top; a stale, damaged or other kernel's
 # plan is a warning and libkmod resolves; what it does not cover (an
 # alias from modprobe.d) goes to libkmod and is counted.
-bake() { "$bin" -d "$t/root" -S 1.0 --cmdline "" -C "$t/root/etc/modprobe.d" --bake-plan "$t/plan" "$@" \
+bake() { "$bin" -d "$t/root" -S 1.0 --cmdline "" -C "$t/root/etc/modprobe.d" --bake-plan "$t/plan" \
 	>"$t/bake.out" 2>&1; }
 plan_of() { jq -S '{modules: [.modules[] | del(.ms, .start_ms, .end_ms, .worker)], waves, requests}' "$t/r.json"; }
 same_plan() { # the requests, run with and without the plan
