@@ -1069,6 +1069,27 @@ t_baked() {
 	check "missing: ignored" eq "$(baked state)" ignored
 	run -n c
 	check "none by default" eq "$(baked state)" none
+
+	# libkmod is opened only for what the plan does not cover: a damaged
+	# modules.alias.bin goes unnoticed (unread) until then
+	bake
+	al=$t/root/lib/modules/1.0/modules.alias.bin
+	head -c $(($(stat -c %s "$al") - 3)) "$al" >"$al.cut" && mv "$al.cut" "$al"
+	run --plan "$t/plan" c
+	check "covered: libkmod's indexes not read" eq "$(grep -c 'modules.alias.bin' "$t/err")" 0
+	check "covered: c loaded" live c
+	echo 'alias myalias a' >"$t/root/etc/modprobe.d/more.conf"
+	bake
+	head -c $(($(stat -c %s "$al") - 3)) "$al" >"$al.cut" && mv "$al.cut" "$al"
+	run --plan "$t/plan" myalias
+	check "not covered: libkmod opened, its index checked" grep -q "modules.alias.bin: corrupt" "$t/err"
+	check "not covered: a loaded" live a
+
+	# module_blacklist= (the kernel refuses those) stops a module from the plan too
+	echo 'module_blacklist=e' >"$t/cmdline"
+	rm -rf "${t:?}/sys/module"/*
+	check "module_blacklist=: same plan" same_plan c
+	check "module_blacklist=: e excluded" eq "$(state e)" skipped
 }
 
 cases="basic:sched duplicates:sched failure:sched busy:sched init_eexist:sched hang:sched ebusy:sched ebusy_hung:sched loop_error:sched
