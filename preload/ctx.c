@@ -27,6 +27,8 @@ struct mp_ctx {
 
 	/* libkmod's view of the module directory (see make_shadow) */
 	struct kmod_ctx *kmod;
+	bool kmod_tried;        /* made when first needed: a baked plan may
+				   answer every request without it */
 	char kmod_dir[PATH_MAX];
 	int kmod_dir_fd;        /* the N of /proc/self/fd/N there, or -1 */
 	char shadow[PATH_MAX];  /* moddir without bad indexes, while it exists */
@@ -34,6 +36,7 @@ struct mp_ctx {
 	 * whose file is gone without telling its caller (plan.c) */
 	void *depbin;
 	size_t depbin_len;
+	struct mp_baked_use baked;
 };
 
 /* depmod's indexes libkmod maps; only modules.dep.bin is indispensable. */
@@ -173,12 +176,12 @@ static int find_moddir(struct mp_ctx *ctx)
 
 /* Every index is checked; a bad modules.dep.bin is the end, any other bad
  * index is left out of libkmod's view and its lookups find nothing. */
-static int check_indexes(struct mp_ctx *ctx, unsigned *bad)
+static int check_indexes(struct mp_ctx *ctx, size_t from, size_t end, unsigned *bad)
 {
 	size_t i;
 
 	*bad = 0;
-	for (i = 0; i < ARRAY_SIZE(indexes); i++) {
+	for (i = from; i < end; i++) {
 		char path[PATH_MAX + 64];
 		struct stat st;
 		int r;
@@ -373,6 +376,55 @@ static int default_jobs(void)
 	return n > mp_limits[MP_LIM_JOBS].def ? (int)mp_limits[MP_LIM_JOBS].def : (int)n;
 }
 
+/* libkmod, on the module directory; bad indexes (but modules.dep.bin,
+ * checked before) are kept out of its view. */
+static int open_kmod(struct mp_ctx *ctx)
+{
+	unsigned bad;
+	int r;
+
+	ctx->kmod_tried = true;
+	(void)check_indexes(ctx, 1, ARRAY_SIZE(indexes), &bad);
+	if (bad) {
+		r = make_shadow(ctx, bad);
+		if (r < 0) {
+			mp_log(ctx, MP_LOG_ERR, "cannot set the bad indexes aside: %s", strerror(-r));
+			return r == -ENOMEM ? -EIO : r;
+		}
+	}
+	ctx->kmod = kmod_new_logged(ctx, ctx->kmod_dir);
+	if (ctx->kmod == NULL)
+		return -ENOMEM;
+	kmod_set_log_priority(ctx->kmod, MP_LOG_DEBUG);
+	kmod_set_log_fn(ctx->kmod, kmod_log, ctx);
+	/* Without one of its indexes libkmod cannot map them all; it then
+	 * opens the others one lookup at a time, and needs its directory. */
+	if (kmod_load_resources(ctx->kmod) < 0)
+		mp_warn(ctx, "%s: libkmod could not map the indexes; looking up without them",
+			ctx->env.moddir);
+	else if (bad)
+		drop_shadow(ctx);
+	return 0;
+}
+
+struct kmod_ctx *mp_ctx_kmod(struct mp_ctx *ctx)
+{
+	if (ctx->kmod == NULL && !ctx->kmod_tried)
+		(void)open_kmod(ctx);
+	return ctx->kmod;
+}
+
+struct mp_baked_use *mp_ctx_baked(struct mp_ctx *ctx)
+{
+	return &ctx->baked;
+}
+
+void mp_ctx_depbin(const struct mp_ctx *ctx, const void **buf, size_t *len)
+{
+	*buf = ctx->depbin;
+	*len = ctx->depbin_len;
+}
+
 int mp_ctx_new(const struct mp_options *opts, mp_log_fn log, void *log_data,
 	       struct mp_ctx **out)
 {
@@ -422,42 +474,34 @@ int mp_ctx_new(const struct mp_options *opts, mp_log_fn log, void *log_data,
 		mp_log(ctx, MP_LOG_ERR, "%s: %s", ctx->env.moddir, strerror(-r));
 		goto fatal;
 	}
-	r = check_indexes(ctx, &bad);
+	/* modules.dep.bin, the one index nothing works without, and the
+	 * baked plan's key; the others are libkmod's */
+	r = check_indexes(ctx, 0, 1, &bad);
 	if (r < 0)
 		goto fatal;
 	snprintf(ctx->kmod_dir, sizeof(ctx->kmod_dir), "%s", ctx->env.moddir);
-	if (bad) {
-		r = make_shadow(ctx, bad);
-		if (r < 0) {
-			mp_log(ctx, MP_LOG_ERR, "cannot set the bad indexes aside: %s", strerror(-r));
-			goto fatal;
-		}
-	}
-	ctx->kmod = kmod_new_logged(ctx, ctx->kmod_dir);
-	if (ctx->kmod == NULL) {
-		r = -ENOMEM;
-		goto fail;
-	}
-	kmod_set_log_priority(ctx->kmod, MP_LOG_DEBUG);
-	kmod_set_log_fn(ctx->kmod, kmod_log, ctx);
-	/* Without one of its indexes libkmod cannot map them all; it then
-	 * opens the others one lookup at a time, and needs its directory. */
-	if (kmod_load_resources(ctx->kmod) < 0)
-		mp_warn(ctx, "%s: libkmod could not map the indexes; looking up without them",
-			ctx->env.moddir);
-	else if (bad)
-		drop_shadow(ctx);
-	r = mp_plan_resolver_new(ctx->kmod, ctx->depbin, ctx->depbin_len, &ctx->resolver);
+	r = mp_plan_resolver_new(ctx->depbin, ctx->depbin_len, &ctx->resolver);
 	if (r < 0)
 		goto fail;
 	/* part of the env: every stage may read it, nobody changes it. Not
 	 * when rd.modpreload=0: that run loads nothing to order. */
 	if (!ctx->cmdline.disabled) {
 		r = mp_profile_io_load(ctx, &ctx->env.profile);
+		if (r == 0)
+			r = mp_baked_io_load(ctx, &ctx->baked);
 		if (r < 0)
 			goto fail;
 	} else {
 		ctx->env.profile.state = "none";
+		ctx->baked.state = "none";
+	}
+	/* a baked plan in use: libkmod waits for a request it does not cover */
+	if (ctx->baked.baked == NULL) {
+		r = open_kmod(ctx);
+		if (r == -ENOMEM)
+			goto fail;
+		if (r < 0)
+			goto fatal;
 	}
 	*out = ctx;
 	return 0;
@@ -494,6 +538,7 @@ void mp_ctx_free(struct mp_ctx *ctx)
 	free(ctx->result.kstats_before);
 	free(ctx->result.kstats_after);
 	mp_profile_free(ctx->env.profile.profile);
+	mp_baked_free(ctx->baked.baked);
 	free(ctx);
 }
 

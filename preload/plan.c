@@ -14,7 +14,6 @@
 #include "internal.h"
 
 struct mp_resolver {
-	struct kmod_ctx *kmod;      /* the context's; only this thread uses it */
 	const void *depbin;         /* modules.dep.bin, checked (ctx.c) */
 	size_t depbin_len;
 	struct mp_strmap *byname;   /* module name -> index in plan.mods */
@@ -24,15 +23,13 @@ struct mp_resolver {
 	unsigned mark_epoch;        /* for mp_module.mark */
 };
 
-int mp_plan_resolver_new(struct kmod_ctx *kmod, const void *depbin, size_t depbin_len,
-			 struct mp_resolver **out)
+int mp_plan_resolver_new(const void *depbin, size_t depbin_len, struct mp_resolver **out)
 {
 	struct mp_resolver *r = calloc(1, sizeof(*r));
 
 	*out = r;
 	if (r == NULL)
 		return -ENOMEM;
-	r->kmod = kmod;
 	r->depbin = depbin;
 	r->depbin_len = depbin_len;
 	r->byname = mp_strmap_new();
@@ -78,14 +75,14 @@ static bool has_word(const char *list, const char *word)
  * pointed at another command line (tests, chroots), its options are ours
  * to add.
  */
-static char *options_for(struct mp_ctx *ctx, struct kmod_module *km, const char *name)
+char *mp_plan_options(struct mp_ctx *ctx, const char *base, const char *name, bool merged)
 {
 	const struct mp_cmdline *cl = mp_ctx_cmdline(ctx);
-	const char *base = kmod_module_get_options(km), *from = mp_ctx_opts(ctx)->cmdline;
+	const char *from = mp_ctx_opts(ctx)->cmdline;
 	char *opts = base ? strdup(base) : NULL;
 	int i;
 
-	if (from == NULL || strcmp(from, "/proc/cmdline") == 0)
+	if (from == NULL || (merged && strcmp(from, "/proc/cmdline") == 0))
 		return opts;
 	for (i = 0; i < cl->noptions; i++) {
 		const char *param = cl->options[i].param;
@@ -215,7 +212,7 @@ static int add_module(struct mp_ctx *ctx, struct kmod_module *km, struct why why
 		mp_warn(ctx, "%s: modprobe.d install command not run; left to modprobe", name);
 		return 0;
 	}
-	m->options = options_for(ctx, km, name);
+	m->options = mp_plan_options(ctx, kmod_module_get_options(km), name, true);
 	switch (env->live_state ? mp_initstate(env->sysfs, name) : MP_INITSTATE_NONE) {
 	case MP_INITSTATE_LIVE:
 		m->state = MP_LIVE;
@@ -249,7 +246,7 @@ static int add_by_name(struct mp_ctx *ctx, int idx, const char *name, int *di)
 {
 	struct kmod_module *km = NULL;
 	struct why why = { "dependency of", mp_ctx_plan(ctx)->mods[idx].name };
-	int r = kmod_module_new_from_name(mp_ctx_resolver(ctx)->kmod, name, &km);
+	int r = kmod_module_new_from_name(mp_ctx_kmod(ctx), name, &km);
 
 	if (r < 0)
 		return r;
@@ -426,11 +423,17 @@ static int new_lookup(struct mp_ctx *ctx, const char *key, struct mp_lookup **ou
 	return 0;
 }
 
+struct mp_strmap *mp_plan_byname(struct mp_ctx *ctx)
+{
+	return mp_ctx_resolver(ctx)->byname;
+}
+
 int mp_plan_resolve(struct mp_ctx *ctx, const char *alias, enum mp_source src, bool explicit_name)
 {
 	struct mp_plan *p = mp_ctx_plan(ctx);
 	struct mp_resolver *rs = mp_ctx_resolver(ctx);
 	struct kmod_list *list = NULL, *allowed = NULL, *l;
+	struct kmod_ctx *kmod;
 	struct mp_lookup *lk;
 	char key[PATH_MAX];
 	int r, li, nfound = 0;
@@ -445,16 +448,26 @@ int mp_plan_resolve(struct mp_ctx *ctx, const char *alias, enum mp_source src, b
 		goto counted;
 	}
 
-	r = kmod_module_new_from_lookup(rs->kmod, key, &list);
-	if (r < 0)
-		mp_warn(ctx, "%s: lookup failed (%s)", alias, mp_errno_name(-r));
-	if (list && kmod_module_apply_filter(rs->kmod, KMOD_FILTER_BLACKLIST, list, &allowed) < 0) {
-		r = -ENOMEM;
-		goto out;
-	}
 	r = new_lookup(ctx, key, &lk);
 	if (r < 0)
 		goto out;
+	r = mp_baked_io_resolve(ctx, key, alias, src, lk, &nfound);
+	if (r < 0)
+		goto out;
+	if (r > 0)
+		goto resolved;
+	kmod = mp_ctx_kmod(ctx);
+	if (kmod == NULL) {
+		r = -ENOMEM;
+		goto out;
+	}
+	r = kmod_module_new_from_lookup(kmod, key, &list);
+	if (r < 0)
+		mp_warn(ctx, "%s: lookup failed (%s)", alias, mp_errno_name(-r));
+	if (list && kmod_module_apply_filter(kmod, KMOD_FILTER_BLACKLIST, list, &allowed) < 0) {
+		r = -ENOMEM;
+		goto out;
+	}
 	kmod_list_foreach(l, list) {
 		struct kmod_module *km = kmod_module_get_module(l);
 		bool direct = strcmp(kmod_module_get_name(km), key) == 0;
@@ -486,6 +499,7 @@ int mp_plan_resolve(struct mp_ctx *ctx, const char *alias, enum mp_source src, b
 		lk->mods = mods;
 		lk->mods[lk->nmods++] = idx;
 	}
+resolved:
 	lk->blacklisted = nfound > 0 && lk->nmods == 0;
 	if (nfound == 0 && explicit_name) {
 		mp_log(ctx, MP_LOG_INFO, "%s: module not found in %s (ENOENT)", alias, mp_ctx_env(ctx)->moddir);

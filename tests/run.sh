@@ -55,11 +55,13 @@ lint() {
 	else
 		echo "FAIL: lint/shellcheck"
 	fi
+	# 256 KiB, and 12 KiB for the baked plan (baked.c, baked_io.c: the
+	# reader, the baker and musl's fnmatch)
 	size=$(stat -c %s build/modpreload)
-	if [ "$size" -le 262144 ]; then
-		echo "PASS: lint/size (build/modpreload is $size bytes, budget 262144)"
+	if [ "$size" -le 274432 ]; then
+		echo "PASS: lint/size (build/modpreload is $size bytes, budget 274432)"
 	else
-		echo "FAIL: lint/size: build/modpreload is $size bytes, over 256 KiB"
+		echo "FAIL: lint/size: build/modpreload is $size bytes, over 268 KiB"
 	fi
 	if file build/modpreload | grep -q 'statically linked'; then
 		echo "PASS: lint/static"

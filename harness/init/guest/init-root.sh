@@ -8,8 +8,10 @@
 #   mnt./dev ... mnt./run              1 when mounted (moved from the initramfs)
 #   report           present|absent: /run/modpreload/report.json
 #   report.loaded ... report.hung      the report's counts
+#   report.baked.state, .covered, .fell_back   the baked plan's use
 #   proc.NAME        modules in /proc/modules (harness/lib/lib.sh's mpt_loaded)
 #   finit_* load_*   the finit_module trace (mpt_trace_counts)
+#   load.NAME        its module_load events, for every module (mpt_trace_loads)
 #   argv             the arguments init was given
 # and what /mpt/root-more.sh, when a case puts one in the root, prints.
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
@@ -33,6 +35,9 @@ if [ -f "$report" ]; then
 	# the "counts" object of the report: "loaded": N, ...
 	sed -n '/"counts": {/,/}/s/^ *"\([a-z]*\)": \([0-9]*\),*$/MPT: report.\1=\2/p' "$report"
 	sed -n 's/^ *"coldplug": \([0-9]*\),*$/MPT: report.coldplug=\1/p' "$report"
+	for k in state covered fell_back; do
+		sed -n "/\"baked\": {/,/}/s/^ *\"$k\": \"*\([a-z0-9]*\)\"*,*\$/MPT: report.baked.$k=\1/p" "$report"
+	done
 else
 	mpt_kv report absent
 fi
@@ -42,5 +47,7 @@ mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 # shellcheck disable=SC1091 # the case's own, when it has one
 if [ -f /mpt/root-more.sh ]; then . /mpt/root-more.sh; fi
 mpt_trace_counts
+# shellcheck disable=SC2119 # every module the trace saw
+mpt_trace_loads
 echo "MPT: done"
 mpt_poweroff
