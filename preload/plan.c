@@ -19,10 +19,37 @@ struct mp_resolver {
 	size_t depbin_len;
 	struct mp_strmap *byname;   /* module name -> index in plan.mods */
 	struct mp_strmap *lookups;  /* normalised alias -> index in resolved[] */
+	struct mp_strmap *softdeps; /* names with a softdep line; NULL: ask always */
 	struct mp_lookup *resolved;
 	int nresolved, capresolved;
 	unsigned mark_epoch;        /* for mp_module.mark */
 };
+
+/*
+ * libkmod answers kmod_module_get_softdeps() by fnmatch()ing the module's
+ * name against every softdep line (Debian's modules.softdep alone has
+ * dozens): a ninth of planning a whole tree, for the few modules that
+ * have one. A line whose name is no pattern matches only that name, so
+ * the set of names says beforehand whom to ask; with any pattern among
+ * them (or no memory), libkmod is asked for every module, as before.
+ */
+static struct mp_strmap *softdep_names(struct kmod_ctx *kmod)
+{
+	struct kmod_config_iter *it = kmod_config_get_softdeps(kmod);
+	struct mp_strmap *names = it ? mp_strmap_new() : NULL;
+
+	while (names && kmod_config_iter_next(it)) {
+		const char *name = kmod_config_iter_get_key(it);
+
+		if (name == NULL || name[strcspn(name, "*?[\\")] != '\0' ||
+		    mp_strmap_put(names, name, 0) < 0) {
+			mp_strmap_free(names);
+			names = NULL;
+		}
+	}
+	kmod_config_iter_free_iter(it);
+	return names;
+}
 
 int mp_plan_resolver_new(struct kmod_ctx *kmod, const void *depbin, size_t depbin_len,
 			 struct mp_resolver **out)
@@ -37,6 +64,7 @@ int mp_plan_resolver_new(struct kmod_ctx *kmod, const void *depbin, size_t depbi
 	r->depbin_len = depbin_len;
 	r->byname = mp_strmap_new();
 	r->lookups = mp_strmap_new();
+	r->softdeps = softdep_names(kmod);
 	return r->byname && r->lookups ? 0 : -ENOMEM;
 }
 
@@ -48,6 +76,7 @@ void mp_plan_resolver_free(struct mp_resolver *r)
 		return;
 	mp_strmap_free(r->byname);
 	mp_strmap_free(r->lookups);
+	mp_strmap_free(r->softdeps);
 	for (i = 0; i < r->nresolved; i++)
 		free(r->resolved[i].mods);
 	free(r->resolved);
@@ -138,8 +167,9 @@ static int add_list(struct mp_ctx *ctx, int idx, struct kmod_list *list, const c
 
 static int expand(struct mp_ctx *ctx, struct kmod_module *km, int idx)
 {
+	const struct mp_strmap *softdeps = mp_ctx_resolver(ctx)->softdeps;
 	struct kmod_list *deps, *pre = NULL, *post = NULL;
-	int r;
+	int r, unused;
 
 	deps = kmod_module_get_dependencies(km);
 	r = add_list(ctx, idx, deps, "dependency of", false, false);
@@ -148,6 +178,8 @@ static int expand(struct mp_ctx *ctx, struct kmod_module *km, int idx)
 	kmod_module_unref_list(deps);
 	if (r < 0)
 		return r;
+	if (softdeps && mp_strmap_get(softdeps, kmod_module_get_name(km), &unused) < 0)
+		return 0;
 	if (kmod_module_get_softdeps(km, &pre, &post) == 0) {
 		r = add_list(ctx, idx, pre, "softdep (pre) of", true, false);
 		if (r == 0)
