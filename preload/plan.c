@@ -133,11 +133,26 @@ static char *options_for(struct mp_ctx *ctx, struct kmod_module *km, const char 
 	return opts;
 }
 
-/* Why a module is in the plan, as "WHAT OF": "dependency of ext4",
- * "coldplug: pci:v...". Made into a string only for modules that are new. */
+/* Why a module is in the plan, as three parts put together: "dependency
+ * of ext4", "coldplug: pci:v...". Made into a string only for modules
+ * that are new, without printf: a tenth of planning a whole tree was
+ * musl's vasprintf() formatting these. */
 struct why {
-	const char *what, *of;
+	const char *a, *b, *c;
 };
+
+static char *why_str(struct why why)
+{
+	size_t a = strlen(why.a), b = strlen(why.b), c = strlen(why.c);
+	char *s = malloc(a + b + c + 1);
+
+	if (s) {
+		memcpy(s, why.a, a);
+		memcpy(s + a, why.b, b);
+		memcpy(s + a + b, why.c, c + 1);
+	}
+	return s;
+}
 
 static int add_module(struct mp_ctx *ctx, struct kmod_module *km, struct why why, int *out);
 static int add_missing_deps(struct mp_ctx *ctx, int idx, struct kmod_list *deps);
@@ -151,7 +166,7 @@ static int add_list(struct mp_ctx *ctx, int idx, struct kmod_list *list, const c
 
 	kmod_list_foreach(l, list) {
 		struct kmod_module *d = kmod_module_get_module(l);
-		struct why why = { what, p->mods[idx].name };
+		struct why why = { what, " ", p->mods[idx].name };
 		int di;
 
 		r = add_module(ctx, d, why, &di);
@@ -208,7 +223,7 @@ static int add_module(struct mp_ctx *ctx, struct kmod_module *km, struct why why
 		return r;
 	*out = idx;
 	m = &mp_ctx_plan(ctx)->mods[idx];
-	m->why = mp_strdup_printf("%s%s%s", why.what, why.of ? " " : "", why.of ? why.of : "");
+	m->why = why_str(why);
 	if (m->why == NULL)
 		return -ENOMEM;
 
@@ -280,7 +295,7 @@ static bool in_list(struct kmod_list *list, const char *name)
 static int add_by_name(struct mp_ctx *ctx, int idx, const char *name, int *di)
 {
 	struct kmod_module *km = NULL;
-	struct why why = { "dependency of", mp_ctx_plan(ctx)->mods[idx].name };
+	struct why why = { "dependency of", " ", mp_ctx_plan(ctx)->mods[idx].name };
 	int r = kmod_module_new_from_name(mp_ctx_resolver(ctx)->kmod, name, &km);
 
 	if (r < 0)
@@ -490,8 +505,8 @@ int mp_plan_resolve(struct mp_ctx *ctx, const char *alias, enum mp_source src, b
 	kmod_list_foreach(l, list) {
 		struct kmod_module *km = kmod_module_get_module(l);
 		bool direct = strcmp(kmod_module_get_name(km), key) == 0;
-		char what[32];
-		struct why why = { what, NULL };
+		const char *src_name = mp_request_source_name(src);
+		struct why why = { "requested (", src_name, ")" };
 		int idx, *mods;
 
 		nfound++;
@@ -500,12 +515,8 @@ int mp_plan_resolve(struct mp_ctx *ctx, const char *alias, enum mp_source src, b
 			kmod_module_unref(km);
 			continue;
 		}
-		if (direct) {
-			snprintf(what, sizeof(what), "requested (%s)", mp_request_source_name(src));
-		} else {
-			snprintf(what, sizeof(what), "%s:", mp_request_source_name(src));
-			why.of = alias;
-		}
+		if (!direct)
+			why = (struct why){ src_name, ": ", alias };
 		r = add_module(ctx, km, why, &idx);
 		kmod_module_unref(km);
 		if (r < 0)
