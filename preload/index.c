@@ -55,20 +55,17 @@ static int u32_at(const struct reader *r, size_t off, uint32_t *v)
 	return 0;
 }
 
-/* Offset just past the NUL of the string at off. The strings are a few
- * bytes (prefixes, module names): a plain loop costs less than memchr()
- * getting ready, and checking modules.alias.bin is 100k of them. */
+/* Offset just past the NUL of the string at off. */
 static int skip_str(const struct reader *r, size_t off, size_t *end)
 {
-	const unsigned char *p, *stop = r->buf + r->len;
+	const unsigned char *nul;
 
 	if (off >= r->len)
 		return -EBADMSG;
-	for (p = r->buf + off; p < stop && *p; p++)
-		;
-	if (p == stop)
+	nul = memchr(r->buf + off, '\0', r->len - off);
+	if (nul == NULL)
 		return -EBADMSG;
-	*end = (size_t)(p - r->buf) + 1;
+	*end = (size_t)(nul - r->buf) + 1;
 	return 0;
 }
 
