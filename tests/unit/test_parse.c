@@ -378,6 +378,40 @@ static void json_pieces(void)
 	CHECK_STR(buf, want);
 }
 
+/*
+ * A profile's first line is read as sscanf("modpreload-profile %u%c")
+ * == 1 read it (the program no longer links scanf): the same lines are
+ * taken, and the same refused.
+ */
+static void profile_header(void)
+{
+	static const char *const heads[] = {
+		"modpreload-profile 1", "modpreload-profile\t 1", "modpreload-profile1",
+		"modpreload-profile +1", "modpreload-profile 01", "modpreload-profile 2",
+		"modpreload-profile 4294967297", "modpreload-profile 1 ", "modpreload-profile 1x",
+		"modpreload-profile", "modpreload-profile ", "modpreload-profile x",
+		"modpreload-profile -", "modpreload-profil 1", " modpreload-profile 1", "",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(heads); i++) {
+		char buf[128], extra;
+		unsigned version;
+		struct mp_profile *p = NULL;
+		int want, r, n = snprintf(buf, sizeof(buf), "%s\nkernel 1.0\nx 10\n", heads[i]);
+
+		if (sscanf(heads[i], "modpreload-profile %u%c", &version, &extra) != 1)
+			want = -EINVAL;
+		else
+			want = version == MP_PROFILE_VERSION ? 0 : -EPROTONOSUPPORT;
+		r = mp_profile_parse(buf, (size_t)n, &p);
+		if (r != want)
+			fprintf(stderr, "\"%s\": %d, sscanf says %d\n", heads[i], r, want);
+		CHECK(r == want);
+		mp_profile_free(p);
+	}
+}
+
 /* --- depmod's indexes --- */
 
 /* A root node with children first..last, every child offset 0 (none). */
@@ -609,6 +643,7 @@ int main(int argc, char **argv)
 	RUN(json_escaping);
 	RUN(json_pieces);
 	RUN(json_utf8);
+	RUN(profile_header);
 	RUN(index_check);
 	RUN(index_depth);
 	RUN(decompress);
