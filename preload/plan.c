@@ -23,6 +23,8 @@ struct mp_resolver {
 	struct mp_lookup *resolved;
 	int nresolved, capresolved;
 	unsigned mark_epoch;        /* for mp_module.mark */
+	int *stack;                 /* count_request()'s, kept between requests */
+	size_t capstack;
 };
 
 /*
@@ -77,6 +79,7 @@ void mp_plan_resolver_free(struct mp_resolver *r)
 	mp_strmap_free(r->byname);
 	mp_strmap_free(r->lookups);
 	mp_strmap_free(r->softdeps);
+	free(r->stack);
 	for (i = 0; i < r->nresolved; i++)
 		free(r->resolved[i].mods);
 	free(r->resolved);
@@ -421,17 +424,26 @@ static bool blacklisted(struct mp_ctx *ctx, struct kmod_list *allowed, const cha
 }
 
 /* One request counts once on every module a per-request modprobe would
- * have gone through: the module and everything it waits for. */
+ * have gone through: the module and everything it waits for. The walk's
+ * stack is kept: one the size of the plan per request was an mmap() and
+ * a munmap() each in musl's malloc, 1,600 of them for a whole tree. */
 static void count_request(struct mp_ctx *ctx, const struct mp_lookup *lk, enum mp_source src,
 			  bool cpu)
 {
 	struct mp_plan *p = mp_ctx_plan(ctx);
-	_cleanup_free_ int *stack = malloc(((size_t)p->nmods + 1) * sizeof(int));
-	unsigned mark = ++mp_ctx_resolver(ctx)->mark_epoch;
-	int i, top = 0;
+	struct mp_resolver *rs = mp_ctx_resolver(ctx);
+	size_t need = (size_t)p->nmods + 1;
+	unsigned mark = ++rs->mark_epoch;
+	int i, top = 0, *stack;
 
-	if (stack == NULL)
-		return;
+	if (rs->capstack < need) {
+		stack = realloc(rs->stack, 2 * need * sizeof(int));
+		if (stack == NULL)
+			return;
+		rs->stack = stack;
+		rs->capstack = 2 * need;
+	}
+	stack = rs->stack;
 	for (i = 0; i < lk->nmods; i++) {
 		p->mods[lk->mods[i]].requests++;
 		if (cpu)
