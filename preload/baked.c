@@ -23,10 +23,12 @@
  * does, and sorted by their literal head; a lookup normalises its key the
  * same way.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -209,9 +211,24 @@ static int parse_line(struct mp_baked *b, char *line, struct pending **pd, int *
 		snprintf(b->kver, sizeof(b->kver), "%s", a);
 		return 0;
 	}
-	if (strcmp(kw, "key") == 0)
-		return b->have_key || sscanf(p, "%" SCNu64 " %16" SCNx64, &b->key_size, &b->key_hash) != 2 ?
-		       -EINVAL : (b->have_key = true, 0);
+	if (strcmp(kw, "key") == 0) {
+		/* "key SIZE HASH": decimal, then 16 hex digits (no sscanf():
+		 * musl's scanf brings 10 KiB of float parsing along) */
+		char *e1 = NULL, *e2 = NULL;
+
+		a = word(&p);
+		c = word(&p);
+		if (b->have_key || a == NULL || c == NULL || *p || !isdigit((unsigned char)a[0]) ||
+		    !isxdigit((unsigned char)c[0]) || strlen(c) > 16)
+			return -EINVAL;
+		errno = 0;
+		b->key_size = strtoull(a, &e1, 10);
+		b->key_hash = strtoull(c, &e2, 16);
+		if (errno || *e1 || *e2)
+			return -EINVAL;
+		b->have_key = true;
+		return 0;
+	}
 	if (strcmp(kw, "module") == 0) {
 		a = word(&p);
 		c = word(&p);

@@ -463,8 +463,13 @@ static int put_aliases(struct bake *k, const char *file, const char *kw)
 		if (next == NULL)
 			break;
 		*next++ = '\0';
-		if (sep == '\n' && sscanf(s, "alias %4095s %255s", pat, name) == 2) {
-			put_alias(k, kw, pat, name);
+		if (sep == '\n' && strncmp(s, "alias ", 6) == 0) {
+			/* "alias PATTERN NAME", as depmod writes it */
+			char *save = NULL, *a = strtok_r(s + 6, " \t", &save);
+			char *n = a ? strtok_r(NULL, " \t", &save) : NULL;
+
+			if (n && strlen(a) < sizeof(pat) && strlen(n) < sizeof(name))
+				put_alias(k, kw, a, n);
 		} else if (sep == '\0' && (dot = strstr(s, ".alias=")) != NULL &&
 			   (size_t)(dot - s) < sizeof(name) && strlen(dot + 7) < sizeof(pat)) {
 			snprintf(name, sizeof(name), "%.*s", (int)(dot - s), s);

@@ -42,12 +42,16 @@ struct reader {
 	size_t len;
 };
 
+static inline uint32_t be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
 static int u32_at(const struct reader *r, size_t off, uint32_t *v)
 {
 	if (off > r->len || r->len - off < 4)
 		return -EBADMSG;
-	*v = (uint32_t)r->buf[off] << 24 | (uint32_t)r->buf[off + 1] << 16 |
-	     (uint32_t)r->buf[off + 2] << 8 | r->buf[off + 3];
+	*v = be32(r->buf + off);
 	return 0;
 }
 
@@ -101,17 +105,17 @@ static int check_node(const struct reader *r, struct pending cur, struct pending
 		 * + 1 children: across 0x80 it gets a negative count */
 		if (last < first || (first < 0x80) != (last < 0x80) || cur.depth >= DEPTH_MAX)
 			return -EBADMSG;
-		for (i = 0; i <= last - first; i++) {
-			uint32_t child;
+		n = last - first + 1;
+		/* the whole table at once, then no check per child */
+		if ((r->len - off) / 4 < n)
+			return -EBADMSG;
+		for (i = 0; i < n; i++) {
+			uint32_t child = be32(r->buf + off + 4 * i);
 
-			e = u32_at(r, off + 4 * i, &child);
-			if (e < 0)
-				return e;
-			if (child == 0)
-				continue;
-			stack[(*top)++] = (struct pending){ child, cur.depth + 1 };
+			if (child != 0)
+				stack[(*top)++] = (struct pending){ child, cur.depth + 1 };
 		}
-		off += 4 * (size_t)(last - first + 1);
+		off += 4 * (size_t)n;
 	}
 	if (node & NODE_VALUES) {
 		e = u32_at(r, off, &n);

@@ -28,14 +28,36 @@ static void put(struct mp_json *j, const char *s, size_t n)
 	}
 }
 
+/* Room for n bytes written in place (n fits the buffer), or NULL. The
+ * report is a hundred thousand short pieces: one copy each, not five. */
+static char *reserve(struct mp_json *j, size_t n)
+{
+	if (n > sizeof(j->buf))
+		return NULL;
+	if (sizeof(j->buf) - j->len < n)
+		flush(j);
+	return j->buf + j->len;
+}
+
 static void puts_(struct mp_json *j, const char *s)
 {
 	put(j, s, strlen(s));
 }
 
-static bool plain(unsigned char c)
+/* The bytes that go into a JSON string as they are: printable ASCII but
+ * the quote and the backslash. A table: the report is mostly names. */
+static const unsigned char plain[256] = {
+	[0x20 ... 0x21] = 1, [0x23 ... 0x5b] = 1, [0x5d ... 0x7e] = 1,
+};
+
+/* The length of the run at s that needs no escaping. */
+static size_t plain_len(const char *s)
 {
-	return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (plain[*p])
+		p++;
+	return (size_t)(p - (const unsigned char *)s);
 }
 
 /*
@@ -73,16 +95,25 @@ static size_t utf8_len(const unsigned char *p)
 static void string(struct mp_json *j, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	size_t n = plain_len(s);
+	char *o;
 
+	/* the usual case: nothing to escape, one copy with its quotes */
+	if (s[n] == '\0' && (o = reserve(j, n + 2)) != NULL) {
+		o[0] = '"';
+		memcpy(o + 1, s, n);
+		o[n + 1] = '"';
+		j->len += n + 2;
+		return;
+	}
 	put(j, "\"", 1);
 	while (*p) {
 		const unsigned char *run = p;
 		char esc[8];
-		size_t n;
 
 		/* a run that needs no escaping goes in one copy */
 		for (;;) {
-			if (plain(*p))
+			if (plain[*p])
 				p++;
 			else if (*p >= 0x80 && (n = utf8_len(p)) > 0)
 				p += n;
@@ -107,26 +138,50 @@ static void string(struct mp_json *j, const char *s)
 	put(j, "\"", 1);
 }
 
-static void indent(struct mp_json *j)
+/* ",", a newline and the indentation, as far as each is due. */
+static const char sep[] = ",\n                                ";
+
+static size_t sep_len(const struct mp_json *j)
 {
-	static const char spaces[] = "\n                                ";
 	int n = 2 * j->depth;
 
-	put(j, spaces, (size_t)(n < 32 ? n : 32) + 1);
+	return (j->depth > 0 ? (size_t)(n < 32 ? n : 32) + 1 : 0) + j->need_comma;
+}
+
+static void indent(struct mp_json *j)
+{
+	int n = 2 * j->depth;
+
+	put(j, sep + 1, (size_t)(n < 32 ? n : 32) + 1);
 }
 
 /* Comma, indentation and key before a value. */
 static void key(struct mp_json *j, const char *k)
 {
-	if (j->need_comma)
-		put(j, ",", 1);
-	if (j->depth > 0)
-		indent(j);
-	if (k) {
-		string(j, k);
-		put(j, ": ", 2);
-	}
+	size_t n = sep_len(j), kn;
+	const char *from = sep + !j->need_comma;
+	char *o;
+
 	j->need_comma = true;
+	if (k == NULL) {
+		put(j, from, n);
+		return;
+	}
+	/* a key is nearly always a word: all of it in one copy */
+	kn = plain_len(k);
+	if (k[kn] == '\0' && (o = reserve(j, n + kn + 4)) != NULL) {
+		memcpy(o, from, n);
+		o += n;
+		*o++ = '"';
+		memcpy(o, k, kn);
+		o += kn;
+		memcpy(o, "\": ", 3);
+		j->len += n + kn + 4;
+		return;
+	}
+	put(j, from, n);
+	string(j, k);
+	put(j, ": ", 2);
 }
 
 void mp_json_init(struct mp_json *j, int fd)

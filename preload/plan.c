@@ -18,10 +18,40 @@ struct mp_resolver {
 	size_t depbin_len;
 	struct mp_strmap *byname;   /* module name -> index in plan.mods */
 	struct mp_strmap *lookups;  /* normalised alias -> index in resolved[] */
+	struct mp_strmap *softdeps; /* names with a softdep line; NULL: ask always */
+	bool softdeps_read;         /* softdeps made, on first use (libkmod is lazy) */
 	struct mp_lookup *resolved;
 	int nresolved, capresolved;
 	unsigned mark_epoch;        /* for mp_module.mark */
+	int *stack;                 /* count_request()'s, kept between requests */
+	size_t capstack;
 };
+
+/*
+ * libkmod answers kmod_module_get_softdeps() by fnmatch()ing the module's
+ * name against every softdep line (Debian's modules.softdep alone has
+ * dozens): a ninth of planning a whole tree, for the few modules that
+ * have one. A line whose name is no pattern matches only that name, so
+ * the set of names says beforehand whom to ask; with any pattern among
+ * them (or no memory), libkmod is asked for every module, as before.
+ */
+static struct mp_strmap *softdep_names(struct kmod_ctx *kmod)
+{
+	struct kmod_config_iter *it = kmod_config_get_softdeps(kmod);
+	struct mp_strmap *names = it ? mp_strmap_new() : NULL;
+
+	while (names && kmod_config_iter_next(it)) {
+		const char *name = kmod_config_iter_get_key(it);
+
+		if (name == NULL || name[strcspn(name, "*?[\\")] != '\0' ||
+		    mp_strmap_put(names, name, 0) < 0) {
+			mp_strmap_free(names);
+			names = NULL;
+		}
+	}
+	kmod_config_iter_free_iter(it);
+	return names;
+}
 
 int mp_plan_resolver_new(const void *depbin, size_t depbin_len, struct mp_resolver **out)
 {
@@ -45,6 +75,8 @@ void mp_plan_resolver_free(struct mp_resolver *r)
 		return;
 	mp_strmap_free(r->byname);
 	mp_strmap_free(r->lookups);
+	mp_strmap_free(r->softdeps);
+	free(r->stack);
 	for (i = 0; i < r->nresolved; i++)
 		free(r->resolved[i].mods);
 	free(r->resolved);
@@ -101,11 +133,26 @@ char *mp_plan_options(struct mp_ctx *ctx, const char *base, const char *name, bo
 	return opts;
 }
 
-/* Why a module is in the plan, as "WHAT OF": "dependency of ext4",
- * "coldplug: pci:v...". Made into a string only for modules that are new. */
+/* Why a module is in the plan, as three parts put together: "dependency
+ * of ext4", "coldplug: pci:v...". Made into a string only for modules
+ * that are new, without printf: a tenth of planning a whole tree was
+ * musl's vasprintf() formatting these. */
 struct why {
-	const char *what, *of;
+	const char *a, *b, *c;
 };
+
+static char *why_str(struct why why)
+{
+	size_t a = strlen(why.a), b = strlen(why.b), c = strlen(why.c);
+	char *s = malloc(a + b + c + 1);
+
+	if (s) {
+		memcpy(s, why.a, a);
+		memcpy(s + a, why.b, b);
+		memcpy(s + a + b, why.c, c + 1);
+	}
+	return s;
+}
 
 static int add_module(struct mp_ctx *ctx, struct kmod_module *km, struct why why, int *out);
 static int add_missing_deps(struct mp_ctx *ctx, int idx, struct kmod_list *deps);
@@ -119,7 +166,7 @@ static int add_list(struct mp_ctx *ctx, int idx, struct kmod_list *list, const c
 
 	kmod_list_foreach(l, list) {
 		struct kmod_module *d = kmod_module_get_module(l);
-		struct why why = { what, p->mods[idx].name };
+		struct why why = { what, " ", p->mods[idx].name };
 		int di;
 
 		r = add_module(ctx, d, why, &di);
@@ -133,10 +180,24 @@ static int add_list(struct mp_ctx *ctx, int idx, struct kmod_list *list, const c
 	return r;
 }
 
+/* The names with a softdep line, the first time libkmod has a module to
+ * expand (a run the baked plan covers never opens libkmod). */
+static const struct mp_strmap *softdeps_of(struct mp_ctx *ctx)
+{
+	struct mp_resolver *res = mp_ctx_resolver(ctx);
+
+	if (!res->softdeps_read) {
+		res->softdeps = softdep_names(mp_ctx_kmod(ctx));
+		res->softdeps_read = true;
+	}
+	return res->softdeps;
+}
+
 static int expand(struct mp_ctx *ctx, struct kmod_module *km, int idx)
 {
+	const struct mp_strmap *softdeps = softdeps_of(ctx);
 	struct kmod_list *deps, *pre = NULL, *post = NULL;
-	int r;
+	int r, unused;
 
 	deps = kmod_module_get_dependencies(km);
 	r = add_list(ctx, idx, deps, "dependency of", false, false);
@@ -145,6 +206,8 @@ static int expand(struct mp_ctx *ctx, struct kmod_module *km, int idx)
 	kmod_module_unref_list(deps);
 	if (r < 0)
 		return r;
+	if (softdeps && mp_strmap_get(softdeps, kmod_module_get_name(km), &unused) < 0)
+		return 0;
 	if (kmod_module_get_softdeps(km, &pre, &post) == 0) {
 		r = add_list(ctx, idx, pre, "softdep (pre) of", true, false);
 		if (r == 0)
@@ -173,7 +236,7 @@ static int add_module(struct mp_ctx *ctx, struct kmod_module *km, struct why why
 		return r;
 	*out = idx;
 	m = &mp_ctx_plan(ctx)->mods[idx];
-	m->why = mp_strdup_printf("%s%s%s", why.what, why.of ? " " : "", why.of ? why.of : "");
+	m->why = why_str(why);
 	if (m->why == NULL)
 		return -ENOMEM;
 
@@ -245,7 +308,7 @@ static bool in_list(struct kmod_list *list, const char *name)
 static int add_by_name(struct mp_ctx *ctx, int idx, const char *name, int *di)
 {
 	struct kmod_module *km = NULL;
-	struct why why = { "dependency of", mp_ctx_plan(ctx)->mods[idx].name };
+	struct why why = { "dependency of", " ", mp_ctx_plan(ctx)->mods[idx].name };
 	int r = kmod_module_new_from_name(mp_ctx_kmod(ctx), name, &km);
 
 	if (r < 0)
@@ -371,17 +434,26 @@ static bool blacklisted(struct mp_ctx *ctx, struct kmod_list *allowed, const cha
 }
 
 /* One request counts once on every module a per-request modprobe would
- * have gone through: the module and everything it waits for. */
+ * have gone through: the module and everything it waits for. The walk's
+ * stack is kept: one the size of the plan per request was an mmap() and
+ * a munmap() each in musl's malloc, 1,600 of them for a whole tree. */
 static void count_request(struct mp_ctx *ctx, const struct mp_lookup *lk, enum mp_source src,
 			  bool cpu)
 {
 	struct mp_plan *p = mp_ctx_plan(ctx);
-	_cleanup_free_ int *stack = malloc(((size_t)p->nmods + 1) * sizeof(int));
-	unsigned mark = ++mp_ctx_resolver(ctx)->mark_epoch;
-	int i, top = 0;
+	struct mp_resolver *rs = mp_ctx_resolver(ctx);
+	size_t need = (size_t)p->nmods + 1;
+	unsigned mark = ++rs->mark_epoch;
+	int i, top = 0, *stack;
 
-	if (stack == NULL)
-		return;
+	if (rs->capstack < need) {
+		stack = realloc(rs->stack, 2 * need * sizeof(int));
+		if (stack == NULL)
+			return;
+		rs->stack = stack;
+		rs->capstack = 2 * need;
+	}
+	stack = rs->stack;
 	for (i = 0; i < lk->nmods; i++) {
 		p->mods[lk->mods[i]].requests++;
 		if (cpu)
@@ -471,8 +543,8 @@ int mp_plan_resolve(struct mp_ctx *ctx, const char *alias, enum mp_source src, b
 	kmod_list_foreach(l, list) {
 		struct kmod_module *km = kmod_module_get_module(l);
 		bool direct = strcmp(kmod_module_get_name(km), key) == 0;
-		char what[32];
-		struct why why = { what, NULL };
+		const char *src_name = mp_request_source_name(src);
+		struct why why = { "requested (", src_name, ")" };
 		int idx, *mods;
 
 		nfound++;
@@ -481,12 +553,8 @@ int mp_plan_resolve(struct mp_ctx *ctx, const char *alias, enum mp_source src, b
 			kmod_module_unref(km);
 			continue;
 		}
-		if (direct) {
-			snprintf(what, sizeof(what), "requested (%s)", mp_request_source_name(src));
-		} else {
-			snprintf(what, sizeof(what), "%s:", mp_request_source_name(src));
-			why.of = alias;
-		}
+		if (!direct)
+			why = (struct why){ src_name, ": ", alias };
 		r = add_module(ctx, km, why, &idx);
 		kmod_module_unref(km);
 		if (r < 0)

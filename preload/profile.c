@@ -124,9 +124,15 @@ int mp_profile_parse(const char *buf, size_t len, struct mp_profile **out)
 		}
 		pos += (nl ? (size_t)(nl - (buf + pos)) + 1 : len - pos);
 		if (lineno == 1) {
-			char extra;
+			const char *num = line + 18;
+			char *end = NULL;
 
-			if (n == SIZE_MAX || sscanf(line, "modpreload-profile %u%c", &version, &extra) != 1)
+			/* what sscanf(line, "modpreload-profile %u%c") == 1 took
+			 * (strtoul() skips the same blanks), without sscanf():
+			 * musl's scanf brings 10 KiB of float parsing along */
+			if (n != SIZE_MAX && strncmp(line, "modpreload-profile", 18) == 0)
+				version = (unsigned)strtoul(num, &end, 10);
+			if (end == NULL || end == num || *end != '\0')
 				r = -EINVAL;
 			else if (version != MP_PROFILE_VERSION)
 				r = -EPROTONOSUPPORT;

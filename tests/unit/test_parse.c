@@ -333,6 +333,85 @@ static void json_utf8(void)
 		       "e\\ufffd\\ufffd\\ufffd\\ufffdf\\ufffd\\ufffd\"\n]\n");
 }
 
+/*
+ * Keys and values are written in one piece when they need no escaping,
+ * in pieces otherwise; the bytes must be the same either way, across the
+ * buffer's flushes and past the deepest indentation.
+ */
+static void json_pieces(void)
+{
+	static char buf[65536], want[65536];
+	char path[4096];
+	struct mp_json j;
+	size_t len, w = 0;
+	int fd, i;
+
+	snprintf(path, sizeof(path), "%s/pieces.json", tmpdir);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	CHECK(fd >= 0);
+	mp_json_init(&j, fd);
+	mp_json_obj_begin(&j, NULL);
+	w += (size_t)snprintf(want + w, sizeof(want) - w, "{");
+	mp_json_u64(&j, "k\"ey", 1);
+	w += (size_t)snprintf(want + w, sizeof(want) - w, "\n  \"k\\\"ey\": 1");
+	for (i = 0; i < 20; i++) {
+		mp_json_arr_begin(&j, NULL);
+		w += (size_t)snprintf(want + w, sizeof(want) - w, "%s\n%*s[", i ? "" : ",",
+				      2 * (i + 1) < 32 ? 2 * (i + 1) : 32, "");
+	}
+	for (i = 0; i < 1000; i++) {
+		mp_json_str(&j, NULL, "a-module-name");
+		w += (size_t)snprintf(want + w, sizeof(want) - w, "%s\n%32s\"a-module-name\"",
+				      i ? "," : "", "");
+	}
+	for (i = 20; i > 0; i--) {
+		mp_json_arr_end(&j);
+		w += (size_t)snprintf(want + w, sizeof(want) - w, "\n%*s]",
+				      2 * i < 32 ? 2 * i : 32, "");
+	}
+	mp_json_obj_end(&j);
+	w += (size_t)snprintf(want + w, sizeof(want) - w, "\n}\n");
+	CHECK(mp_json_finish(&j) == 0);
+	close(fd);
+	CHECK(mp_read_file(path, buf, sizeof(buf), &len) == 0);
+	CHECK(len == w);
+	CHECK_STR(buf, want);
+}
+
+/*
+ * A profile's first line is read as sscanf("modpreload-profile %u%c")
+ * == 1 read it (the program no longer links scanf): the same lines are
+ * taken, and the same refused.
+ */
+static void profile_header(void)
+{
+	static const char *const heads[] = {
+		"modpreload-profile 1", "modpreload-profile\t 1", "modpreload-profile1",
+		"modpreload-profile +1", "modpreload-profile 01", "modpreload-profile 2",
+		"modpreload-profile 4294967297", "modpreload-profile 1 ", "modpreload-profile 1x",
+		"modpreload-profile", "modpreload-profile ", "modpreload-profile x",
+		"modpreload-profile -", "modpreload-profil 1", " modpreload-profile 1", "",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(heads); i++) {
+		char buf[128], extra;
+		unsigned version;
+		struct mp_profile *p = NULL;
+		int want, r, n = snprintf(buf, sizeof(buf), "%s\nkernel 1.0\nx 10\n", heads[i]);
+
+		if (sscanf(heads[i], "modpreload-profile %u%c", &version, &extra) != 1)
+			want = -EINVAL;
+		else
+			want = version == MP_PROFILE_VERSION ? 0 : -EPROTONOSUPPORT;
+		r = mp_profile_parse(buf, (size_t)n, &p);
+		if (r != want)
+			fprintf(stderr, "\"%s\": %d, sscanf says %d\n", heads[i], r, want);
+		CHECK(r == want);
+		mp_profile_free(p);
+	}
+}
+
 /* --- depmod's indexes --- */
 
 /* A root node with children first..last, every child offset 0 (none). */
@@ -562,7 +641,9 @@ int main(int argc, char **argv)
 	RUN(names);
 	RUN(strmap);
 	RUN(json_escaping);
+	RUN(json_pieces);
 	RUN(json_utf8);
+	RUN(profile_header);
 	RUN(index_check);
 	RUN(index_depth);
 	RUN(decompress);
