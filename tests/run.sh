@@ -55,6 +55,11 @@ lint() {
 	else
 		echo "FAIL: lint/shellcheck"
 	fi
+	if scripts/style.sh >&2; then
+		echo "PASS: lint/style (tabs, no trailing blanks, <= 120 columns: scripts/style.sh)"
+	else
+		echo "FAIL: lint/style (scripts/style.sh lists the lines)"
+	fi
 	# 256 KiB, and 4 KiB for the baked plan (baked.c, baked_io.c: the
 	# reader, the baker and musl's fnmatch; musl's scanf, 10 KiB, went out
 	# when planning got faster, which paid for the rest)

@@ -6,7 +6,11 @@
 # with the compressed flag, and the report's before/after delta equals
 # what the kernel's file says; the storm's Virtual mem wasted bytes are
 # what modpreload's estimate (made from the files alone) says its refused
-# loads cost, within 2%.
+# loads cost, within 2%, once a refusal after allocation is counted as the
+# estimate counts it: 6.12 charges those twice the image (its Failed kmod
+# bytes), the estimate once. How many loads race past the early check
+# depends on timing (a busy host made 3 of 69 in one run, 16 % of the
+# bytes), so the raw figures are printed, not compared.
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$top/harness/lib/hostlib.sh"
@@ -42,8 +46,10 @@ est=$(mpt_lines_ "$r" | awk '
 	index($0, "s1_dup.") == 1 { i = index($0, "="); split(substr($0, i + 1), a, " "); n[substr($0, 8, i - 8)] = a[1] }
 	END { for (m in n) { if (!(m in img)) { print "none:" m; exit } e += n[m] * img[m] } printf "%.0f\n", e }')
 case $est in none:*) core_fail "no estimate for ${est#none:}"; est=0 ;; esac
-ok=$(awk -v e="$est" -v w="$wasted" 'BEGIN { d = e - w; if (d < 0) d = -d; print (d * 50 <= w) ? 1 : 0 }')
-[ "$ok" = 1 ] || core_fail "estimate $est bytes, the kernel says $wasted (more than 2% apart)"
+kmodb=$(($(mpt_num s1.Failed_kmod_bytes "$r") - $(mpt_num s0.Failed_kmod_bytes "$r")))
+want=$((wasted - kmodb / 2))
+ok=$(awk -v e="$est" -v w="$want" 'BEGIN { d = e - w; if (d < 0) d = -d; print (d * 50 <= w) ? 1 : 0 }')
+[ "$ok" = 1 ] || core_fail "estimate $est bytes, the kernel says $wasted, $want with its $kmodb Failed kmod bytes counted once (more than 2% apart)"
 core_eq "modpreload exit" "$(mpt_get mp.rc "$r")" 0
 for f in $failures; do
 	core_eq "modpreload: $f unchanged" "$(mpt_num "s2.$f" "$r")" "$(mpt_num "s1.$f" "$r")"
@@ -57,5 +63,5 @@ core_eq "finit_module calls == loaded" "$(mpt_num finit_enter "$r")" "$loaded"
 core_eq "all succeeded" "$(mpt_num finit_ok "$r")" "$loaded"
 core_eq "no init_module" "$(mpt_num init_enter "$r")" 0
 [ "$loaded" -ge 20 ] || core_fail "only $loaded loaded"
-echo "  storm: Mods failed on becoming +$(($(mpt_num s1.Mods_failed_on_becoming "$r") - $(mpt_num s0.Mods_failed_on_becoming "$r"))), Failed becoming bytes +$(($(mpt_num s1.Failed_becoming_bytes "$r") - $(mpt_num s0.Failed_becoming_bytes "$r"))); modpreload: $loaded loaded, failure counters +0; storm wasted $wasted bytes, estimated $est" >&2
+echo "  storm: Mods failed on becoming +$(($(mpt_num s1.Mods_failed_on_becoming "$r") - $(mpt_num s0.Mods_failed_on_becoming "$r"))), Failed becoming bytes +$(($(mpt_num s1.Failed_becoming_bytes "$r") - $(mpt_num s0.Failed_becoming_bytes "$r"))); modpreload: $loaded loaded, failure counters +0; storm wasted $wasted bytes ($kmodb of them Failed kmod bytes), estimated $est" >&2
 core_verdict "$name"
