@@ -404,7 +404,10 @@ int mp_dupcost_plan(struct mp_ctx *ctx, uint64_t *total, uint64_t *dups)
 		struct mp_dupcost c;
 		int fd, r;
 
-		if (m->requests < 2 || m->path == NULL || m->state == MP_BUILTIN)
+		/* requests_with_dependents: a per-request loader asks the
+		 * kernel for kvm too each time a CPU asks for kvm_amd while kvm
+		 * is still coming (the 128-vCPU storm had 127 such refusals) */
+		if (m->requests_with_dependents < 2 || m->path == NULL || m->state == MP_BUILTIN)
 			continue;
 		fd = mp_open_beneath(env, m->path);
 		if (fd < 0) {
@@ -418,8 +421,8 @@ int mp_dupcost_plan(struct mp_ctx *ctx, uint64_t *total, uint64_t *dups)
 			continue;
 		}
 		m->dup_bytes = c.bytes;
-		*total += c.bytes * (m->requests - 1);
-		*dups += m->requests - 1;
+		*total += c.bytes * (m->requests_with_dependents - 1);
+		*dups += m->requests_with_dependents - 1;
 	}
 	mp_budget_destroy(&budget);
 	return 0;
