@@ -423,17 +423,6 @@ static long fake_load(const char *name, const char *params, const char *call)
 		errno = EEXIST;
 		return -1;
 	}
-	if (pre) {
-		/* its init() takes no time: never seen coming, nor asleep in
-		 * it (the loader must not take this lock's wait for one) */
-		set_state(name, err ? NULL : "live\n");
-		if (!err)
-			spawn_devices(name);
-		shim_unlock();
-		log_event("end", name, err ? -err : 0, call, params);
-		errno = err;
-		return err ? -1 : 0;
-	}
 	set_state(name, "coming\n");
 	shim_unlock();
 
