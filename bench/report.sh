@@ -43,6 +43,7 @@ label() {
 			j[0-9]*) printf ' -j %s' "${o#j}" ;;
 			fifo) printf ' --order=fifo' ;;
 			fixed) printf ' --pool=fixed' ;;
+			adaptive) printf ' --pool=adaptive' ;;
 			profile) printf ' --profile' ;;
 			esac
 		done
@@ -126,6 +127,46 @@ timeline() {
 	esac
 }
 # timelines PNG TITLE FILE VARIANT CONTENDER...: one panel per contender
+# chain_tables FILE KERNEL VCPUS: the graph's run 1, split on the chain of
+# loads that decided the last one (chain.awk) into the kernel's time and
+# the loader's; writes chain-VARIANT-sVCPUS.tsv beside the report
+chain_tables() {
+	[ -f "$raw/dag-$2.tsv" ] || return 0
+	for v in $(seen 3 graph "$2"); do
+		for c in $(order_contenders "$(seen 4 graph "$2")"); do
+			segment "$1" "$v" "$c" bench.call | sed "s/^/$c	/"
+		done | awk -v ncpus="$([ "$v" = cpu ] && echo "$3" || echo 0)" -f "$b/chain.awk" \
+			"$raw/dag-$2.tsv" - >"$pd/chain-$v-s$3.tsv"
+		[ -s "$pd/chain-$v-s$3.tsv" ] || continue
+		for c in $(seen 4 graph "$2"); do printf '%s\t%s\n' "$c" "$(label "$c")"; done >"$raw/labels.tsv"
+		kb=$(awk -F'\t' 'NR == 1 { printf "%.2f", $7 / 1000 }' "$pd/chain-$v-s$3.tsv")
+		echo "Run 1, $v, $3 vCPUs: the chain of loads that decided when the last module"
+		echo "went live, each load waiting for the one before it (its last parent to"
+		echo "return). Its time is the kernel's (load calls, enter to return) plus the"
+		echo "loader's (from that return to the next call entering). The kernel's bound,"
+		echo "$kb s, is the DAG's longest path when every module costs the least"
+		echo "enter-to-return any contender of this boot took for it: the init() times"
+		echo "plus what the kernel spends on a load before and after init() on this host"
+		if [ "$v" = cpu ]; then
+			echo "(here the sum of those loads over the $3 vCPUs, which is more: a"
+			echo "CPU-bound load's kernel time is CPU time too)."
+		else
+			echo "(on the chain: only the kernel's work stands between one link and the next)."
+		fi
+		echo
+		echo "The last column: what a load call took beyond its init(), the mean over all"
+		echo "the loads: the kernel's own work around init() on this host."
+		echo
+		echo "| | last live | loads on the chain | kernel | loader | init() on the chain | over the kernel's bound | kernel per load beyond init() |"
+		echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+		awk -F'\t' 'function s(v) { return sprintf("%.2f s", v / 1000) }
+			NR == FNR { lab[$1] = $2; next }
+			{ printf "| %s | %s | %d | %s | %s (%.0f %%) | %s | ×%.2f | %.1f ms |\n", lab[$1], s($2), $3, s($4), s($5),
+				($2 > 0 ? 100 * $5 / $2 : 0), s($6), ($7 > 0 ? $2 / $7 : 0), $8 }' \
+			"$raw/labels.tsv" "$pd/chain-$v-s$3.tsv"
+		echo
+	done
+}
 timelines() {
 	png=$1 title=$2 f=$3 var=$4
 	shift 4
@@ -210,7 +251,7 @@ runs=$(meta runs)
 		printf '| |'
 		[ -z "$hs" ] || printf ' storm, 6.1, %s vCPUs: load calls (failed) | first load → last live, s |' "$hs"
 		if [ -n "$hg" ]; then
-			for v in $(seen 3 graph "$hk"); do printf ' graph (%s): time over the bound |' "$v"; done
+			for v in $(seen 3 graph "$hk"); do printf ' graph (%s, %s vCPUs): time over the bound |' "$v" "$hg"; done
 		fi
 		[ -z "$hd" ] || printf ' duplicates, 6.1: MiB read for refused calls |'
 		echo
@@ -375,6 +416,10 @@ runs=$(meta runs)
 			done
 			echo
 		fi
+		for s in $(seen 5 graph "$k" | sort -n); do
+			f=$raw/graph/$k/s$s-r1.txt
+			if [ -f "$f" ]; then chain_tables "$f" "$k" "$s"; fi
+		done
 	fi
 
 	# --- 3. duplicates

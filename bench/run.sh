@@ -29,7 +29,9 @@
 #
 # More knobs (environment):
 #   MP_BENCH_TRIXIE_VCPUS  vCPU counts of the storm on 6.12 (default 16)
-#   MP_BENCH_GRAPH_VCPUS   the DAG's VM (default 4)
+#   MP_BENCH_GRAPH_VCPUS   the DAG's VM, a list (default the host's cores,
+#                          at most 4: more vCPUs than cores slow every
+#                          load's kernel part under TCG)
 #   MP_BENCH_GRAPH_KERNELS default bookworm
 #   MP_BENCH_DUPS_VCPUS    default 8
 #   MP_BENCH_DUPS_KERNELS  default bookworm,trixie,stats

@@ -91,6 +91,17 @@ scenario_storm() { # RUNS VCPUS KERNELS CONTENDERS
 	done
 }
 
+# The graph's VM: as many vCPUs as the host has cores, at most 4. Under
+# TCG a vCPU is a host thread, and the kernel's cross-CPU calls during a
+# load (TLB flushes, text patching) wait for every vCPU's thread: with more
+# vCPUs than cores each load's kernel time grows with what runs beside it
+# (bench/results/2026-12-02.md: the chain's loads cost 28 % more at 4
+# vCPUs than at 2 on a 2-core host), which no loader can help.
+bench_graph_vcpus() {
+	n=$(nproc)
+	echo $((n < 4 ? n : 4))
+}
+
 scenario_graph() { # RUNS VCPUS KERNELS CONTENDERS
 	ks=${MP_BENCH_GRAPH_KERNELS:-bookworm}
 	cs=$(bench_no_udev "$4")
@@ -107,7 +118,7 @@ scenario_graph() { # RUNS VCPUS KERNELS CONTENDERS
 	while [ "$r" -le "$1" ]; do
 		for k in $(bench_words "$ks"); do
 			bench_use "$k"
-			for smp in $(bench_words "${MP_BENCH_GRAPH_VCPUS:-4}"); do
+			for smp in $(bench_words "${MP_BENCH_GRAPH_VCPUS:-$(bench_graph_vcpus)}"); do
 				calls=0
 				if [ "$r" = 1 ]; then calls=1; fi
 				# modpreload as it was (arrival order, -j workers), each of
