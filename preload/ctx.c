@@ -393,8 +393,13 @@ static int open_kmod(struct mp_ctx *ctx)
 		}
 	}
 	ctx->kmod = kmod_new_logged(ctx, ctx->kmod_dir);
-	if (ctx->kmod == NULL)
+	if (ctx->kmod == NULL) {
+		/* Opened late with a baked plan: what the plan covers goes on;
+		 * what needs libkmod fails with this line's reason. */
+		mp_log(ctx, MP_LOG_ERR, "%s: libkmod could not start (out of memory or its configuration); "
+		       "what needs it is not resolved", ctx->env.moddir);
 		return -ENOMEM;
+	}
 	kmod_set_log_priority(ctx->kmod, MP_LOG_DEBUG);
 	kmod_set_log_fn(ctx->kmod, kmod_log, ctx);
 	/* Without one of its indexes libkmod cannot map them all; it then
