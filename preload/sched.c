@@ -11,8 +11,8 @@
  * CPU at once, and a worker whose init() sleeps (waiting for hardware, a
  * firmware timeout) does not hold a CPU, so another worker may start while
  * it sleeps, up to the most -j allows (limits.c; --pool=fixed: jobs
- * workers, always). What a worker does is read from its task state in
- * /proc/self/task/TID/stat.
+ * workers, always). What a worker does is read from its CPU clock and,
+ * when that did not run much, its task state in /proc/self/task/TID/stat.
  *
  * One thread, this one, owns the plan: it hands out jobs, applies results,
  * and decides when a module has hung. New work comes from the conductor
@@ -28,6 +28,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -46,6 +47,9 @@ struct worker {
 	int sample_job;   /* -1: not sampled */
 	pid_t sample_tid;
 	bool sample_asleep;
+	bool has_clock;     /* cpu_clock is its CPU-time clock */
+	clockid_t cpu_clock;
+	uint64_t cpu_ns, cpu_at; /* its CPU time at the last sample, and when */
 };
 
 struct sched {
@@ -200,6 +204,7 @@ static int start_worker(struct sched *s)
 		free(w);
 		return -r;
 	}
+	w->has_clock = pthread_getcpuclockid(w->thread, &w->cpu_clock) == 0;
 	return 0;
 }
 
@@ -397,6 +402,26 @@ static bool task_asleep(pid_t tid)
 	return p[1] == ' ' && (p[2] == 'S' || p[2] == 'D');
 }
 
+/*
+ * Whether the worker ran on a CPU for at least half the time since the
+ * last sample: then it is busy, whatever its state this instant, and the
+ * procfs and sysfs reads below (the sampler's cost, large under TCG) are
+ * not needed. One clock read; false when the clock cannot say.
+ */
+static bool ran_most(struct worker *w, uint64_t now)
+{
+	struct timespec ts;
+	uint64_t cpu, prev = w->cpu_ns, span = now - w->cpu_at;
+	bool had = w->cpu_at != 0;
+
+	if (!w->has_clock || clock_gettime(w->cpu_clock, &ts) < 0)
+		return false;
+	cpu = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	w->cpu_ns = cpu;
+	w->cpu_at = now;
+	return had && span > 0 && 2 * (cpu - prev) >= span;
+}
+
 /* Asleep in init() itself: until sysfs says the module is coming, the
  * load is still reading, checking and allocating, and a sleep there (the
  * file's pages, a lock, a dependency that is still coming) ends in work for
@@ -415,10 +440,13 @@ static bool asleep_in_init(const struct sched *s, const struct worker *w)
  * instant), at most the -j limit's maximum; and the workers to run them.
  * A thread that cannot be made is no error while another works.
  *
- * Sampling costs a few procfs reads a worker, which under emulation (TCG)
- * can take a good part of a CPU: the next sample waits ten times as long
- * as this one took, so that the pool's own cost stays near a tenth of one
- * CPU however slow the machine is.
+ * Sampling costs a CPU-clock read a worker, and a few procfs reads for a
+ * worker that did not run most of the time since (under emulation, TCG,
+ * those can take a good part of a CPU): the next sample waits ten times as
+ * long as this one took, so that the pool's own cost stays near a tenth
+ * of one CPU however slow the machine is. With CPU-bound inits that tenth
+ * was 5 % of a 2-vCPU guest's time (make bench's graph); the clock alone
+ * costs a fraction of it.
  */
 static int pool_adjust(struct sched *s, uint64_t now)
 {
@@ -440,9 +468,12 @@ static int pool_adjust(struct sched *s, uint64_t now)
 			w->asleep = 0;
 	}
 	pthread_mutex_unlock(&s->lock);
-	for (i = 0; i < n; i++)
-		if (s->workers[i]->sample_job >= 0)
-			s->workers[i]->sample_asleep = asleep_in_init(s, s->workers[i]);
+	for (i = 0; i < n; i++) {
+		struct worker *w = s->workers[i];
+
+		if (w->sample_job >= 0)
+			w->sample_asleep = !ran_most(w, now) && asleep_in_init(s, w);
+	}
 	pthread_mutex_lock(&s->lock);
 	for (i = 0; i < n; i++) {
 		struct worker *w = s->workers[i];
