@@ -95,8 +95,8 @@ scenario_storm() { # RUNS VCPUS KERNELS CONTENDERS
 # TCG a vCPU is a host thread, and the kernel's cross-CPU calls during a
 # load (TLB flushes, text patching) wait for every vCPU's thread: with more
 # vCPUs than cores each load's kernel time grows with what runs beside it
-# (bench/results/2026-12-02.md: the chain's loads cost 28 % more at 4
-# vCPUs than at 2 on a 2-core host), which no loader can help.
+# (bench/results/2026-12-02.md, 2-core host: a load's kernel work around
+# init() 14 ms at 2 vCPUs, 73 ms at 4), which no loader can help.
 bench_graph_vcpus() {
 	n=$(nproc)
 	echo $((n < 4 ? n : 4))
