@@ -32,6 +32,11 @@ mpt_uptime() {
 #   load_total (module_load events)  load_modules (distinct names)
 #   load_dups (module_load events beyond the first per name)
 #   finit_errno_N / init_errno_N for every errno N seen (ENOENT: finit_errno_2)
+#   finit_eexist_dup: EEXIST for a module already loaded or loading (the
+#     call formed none: no module_load event in that task since its entry);
+#   finit_eexist_init: EEXIST from the module's own init() (it formed, so
+#     it is no duplicate: a cpufreq driver while another is registered),
+#     finit_eexist_init_names=a,b, those modules (init_ likewise)
 #   trace_entries / trace_written: differ when the ring buffer overflowed
 mpt_trace_counts() {
 	if [ ! -r "$MPT_TRACE/trace" ]; then
@@ -62,14 +67,28 @@ mpt_trace_counts() {
 	/^# entries-in-buffer/ {
 		split($3, a, "/"); entries = a[1]; written = a[2]; next
 	}
+	function task(    t) {	# "comm-pid", the calling task
+		t = $0; sub(/^ */, "", t); sub(/ +\[[0-9]+\].*/, "", t); return t
+	}
+	function eexist(kind,    t) {	# after ret(): which EEXIST was it
+		t = task()
+		if (formed[t] == "") { x[kind "_eexist_dup"]++; return }
+		x[kind "_eexist_init"]++
+		names[kind] = names[kind] (names[kind] == "" ? "" : ",") formed[t]
+	}
 	/^#/ { next }
-	/ sys_finit_module\(/ { x["finit_enter"]++; next }
-	/ sys_finit_module -> / { ret($NF, "finit"); next }
-	/ sys_init_module\(/ { x["init_enter"]++; next }
-	/ sys_init_module -> / { ret($NF, "init"); next }
+	/ sys_finit_module\(/ { x["finit_enter"]++; formed[task()] = ""; next }
+	/ sys_finit_module -> / {
+		ret($NF, "finit"); if ($NF == "0xffffffffffffffef") eexist("finit"); next
+	}
+	/ sys_init_module\(/ { x["init_enter"]++; formed[task()] = ""; next }
+	/ sys_init_module -> / {
+		ret($NF, "init"); if ($NF == "0xffffffffffffffef") eexist("init"); next
+	}
 	/ module_load: / {
 		for (i = 1; i <= NF; i++) if ($i == "module_load:") break
 		n = $(i + 1)
+		formed[task()] = n
 		x["load_total"]++
 		if (n in seen) x["load_dups"]++; else x["load_modules"]++
 		seen[n] = 1
@@ -81,6 +100,7 @@ mpt_trace_counts() {
 		      "load_total load_modules load_dups", k, " ")
 		for (i = 1; i in k; i++) { printf "MPT: %s=%d\n", k[i], x[k[i]]; done[k[i]] = 1 }
 		for (key in x) if (!(key in done)) printf "MPT: %s=%d\n", key, x[key]
+		for (key in names) printf "MPT: %s_eexist_init_names=%s\n", key, names[key]
 		printf "MPT: trace_entries=%s\nMPT: trace_written=%s\n", entries, written
 	}' "$MPT_TRACE/trace"
 }

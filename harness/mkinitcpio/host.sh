@@ -12,8 +12,10 @@
 #                            mkinitcpio-hook/ and the test hooks; rebuilt only
 #                            when an input changed.  Prints the image's path.
 #   mkc_boot IMG SMP CMDLINE OUT   boot it (harness/lib/run.sh) with the root disk
-#                            and CMDLINE added; the MPT: lines go to OUT, the
-#                            serial log to logs/; run.sh's status
+#                            and CMDLINE added (and $MKC_APPEND: "mkc.debug"
+#                            prints the report, kmsg and trace); the MPT:
+#                            lines go to OUT, the serial log to logs/;
+#                            run.sh's status
 #   mkc_get KEY OUT, mkc_num KEY OUT   harness/lib/hostlib.sh's mpt_get / mpt_num
 # Progress and errors go to stderr.  Needs busybox-static, e2fsprogs, udev
 # (systemd-udevd 252 and its rules are copied from the host), qemu-system-x86.
@@ -117,7 +119,7 @@ mkc_boot() {
 	# the serial log beside OUT's name: build/mkinitcpio/logs/NAME.log
 	mb_log=$MKC_DIR/logs/$(basename "$4" .txt).log
 	"$top/harness/lib/run.sh" -k "$KDIR/vmlinuz" -i "$1" -s "$2" -t "${MKC_TIMEOUT:-240}" \
-		--disk "$MKC_DISK" -l "$mb_log" -a "root=/dev/vda rootfstype=ext4 $3" >"$4"
+		--disk "$MKC_DISK" -l "$mb_log" -a "root=/dev/vda rootfstype=ext4 $3${MKC_APPEND:+ $MKC_APPEND}" >"$4"
 }
 
 # mkc_expect OUT KEY OP VALUE: KEY's number in OUT (0 when absent) must pass

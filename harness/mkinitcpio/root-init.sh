@@ -12,6 +12,7 @@
 #   finit_* init_* load_*                 the load syscalls (mpt_trace_counts)
 #   load.NAME                             module_load events per module
 #   finit_by.COMM                         finit_module calls per calling task
+#   finit_eexist_by.COMM, eexist_trace    the calls that got EEXIST, by task
 # then powers off.
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 # shellcheck source=harness/lib/lib.sh
@@ -56,11 +57,21 @@ mpt_param mpt_drv2 probed
 mpt_trace_counts
 # shellcheck disable=SC2119 # no names: every module
 mpt_trace_loads
-# finit_module calls per calling task (comm): who loaded what
-awk '/ sys_finit_module\(/ {
-	c = $0; sub(/^ */, "", c); sub(/ +\[[0-9]+\].*/, "", c); sub(/-[0-9]+$/, "", c)
-	gsub(/[^A-Za-z0-9_.()-]/, "_", c); n[c]++
+# finit_module calls per calling task (comm): who loaded what, and who got
+# EEXIST (0xff..ef) back, with those trace lines as "eexist_trace".
+awk 'function task(    c) {
+	c = $0; sub(/^ */, "", c); sub(/ +\[[0-9]+\].*/, "", c); return c
 }
-END { for (c in n) printf "MPT: finit_by.%s=%d\n", c, n[c] }' /sys/kernel/tracing/trace
+function comm(t) {
+	sub(/-[0-9]+$/, "", t); gsub(/[^A-Za-z0-9_.()-]/, "_", t); return t
+}
+/ sys_finit_module\(/ { n[comm(task())]++; next }
+/ sys_finit_module -> 0xffffffffffffffef/ {
+	e[comm(task())]++; printf "MPT: eexist_trace %s\n", $0; next
+}
+END {
+	for (c in n) printf "MPT: finit_by.%s=%d\n", c, n[c]
+	for (c in e) printf "MPT: finit_eexist_by.%s=%d\n", c, e[c]
+}' /sys/kernel/tracing/trace
 echo "MPT: done"
 mpt_poweroff
