@@ -12,8 +12,10 @@
 #       (mpt_params), the report in /run/modpreload agreeing
 #   vm/mkinitcpio-storm-smpN   the same image without modpreload in HOOKS
 #       reaches the root with the same drivers bound and shows udev's
-#       coldplug duplicates (EEXIST > 0): the storm the hook removes
-# About 2 minutes with 16 vCPUs (MKC_SMP=8: under one).
+#       coldplug duplicates (EEXIST > 0): the storm the hook removes; at 8
+#       vCPUs only (MKC_STORM_SMP: the 16-vCPU pair is
+#       bench/mkinitcpio-storm.sh's, whose table is what shows its size)
+# About 2 minutes (MKC_SMP=8: under one).
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 # shellcheck source=harness/mkinitcpio/host.sh
 . "$top/harness/mkinitcpio/host.sh"
@@ -62,6 +64,7 @@ for smp in ${MKC_SMP:-8 16}; do
 		"$(mkc_figures "$o")" "$(mkc_get root_uptime "$o")" "$(mkc_get host_wall_s "$o")" >&2
 	mkc_verdict "mkinitcpio-once-smp$smp" "$(mkc_figures "$o")"
 
+	case " ${MKC_STORM_SMP-8} " in *" $smp "*) ;; *) continue ;; esac
 	mkc_boot "$without" "$smp" "" "$s" || { rc=$?; mkc_why="boot failed: $(mpt_boot_why "$rc" "$s")"; }
 	mkc_expect "$s" root_reached -eq 1
 	mkc_expect_is "$s" report absent
