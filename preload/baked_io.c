@@ -87,7 +87,6 @@ struct why {
 static int add(struct mp_ctx *ctx, const struct mp_baked *b, int bi, struct why why, int *out)
 {
 	const struct mp_env *env = mp_ctx_env(ctx);
-	const struct mp_cmdline *cl = mp_ctx_cmdline(ctx);
 	const struct mp_baked_mod *bm = &b->mods[bi];
 	struct mp_plan *p = mp_ctx_plan(ctx);
 	struct mp_module *m;
@@ -119,30 +118,8 @@ static int add(struct mp_ctx *ctx, const struct mp_baked *b, int bi, struct why 
 		return 0;
 	}
 	m->size = st.st_size;
-	if (mp_cmdline_listed(cl->kblacklist, cl->nkblacklist, bm->name)) {
-		m->state = MP_SKIPPED;
-		m->excluded = true;
-		m->skip_why = strdup("module_blacklist= on the kernel command line");
+	if (mp_plan_settle(ctx, m, bm->name, bm->install, bm->options, false))
 		return 0;
-	}
-	if (bm->install) {
-		m->state = MP_SKIPPED;
-		m->excluded = true;
-		m->skip_why = strdup("modprobe.d has an install command for it; not run, left to modprobe");
-		mp_warn(ctx, "%s: modprobe.d install command not run; left to modprobe", bm->name);
-		return 0;
-	}
-	m->options = mp_plan_options(ctx, bm->options, bm->name, false);
-	switch (env->live_state ? mp_initstate(env->sysfs, bm->name) : MP_INITSTATE_NONE) {
-	case MP_INITSTATE_LIVE:
-		m->state = MP_LIVE;
-		return 0;
-	case MP_INITSTATE_BUILTIN:
-		m->state = MP_BUILTIN;
-		return 0;
-	default:
-		break;
-	}
 	/* m may move from here on: the plan grows */
 	for (k = 0; k < 3; k++) {
 		static const char *const what[] = { "dependency of", "softdep (pre) of",

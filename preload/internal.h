@@ -212,6 +212,13 @@ struct mp_lookup {
 int mp_plan_resolve(struct mp_ctx *ctx, const char *alias, enum mp_source src, bool explicit_name);
 struct mp_strmap *mp_plan_byname(struct mp_ctx *ctx);
 char *mp_plan_options(struct mp_ctx *ctx, const char *base, const char *name, bool merged);
+/* The checks after a module's file is known, shared by the libkmod and the
+ * baked planners: the kernel's module_blacklist=, a modprobe.d install
+ * command, the options (from OPTIONS; MERGED: libkmod's, already merged),
+ * a module already live or built in.  True when they settled M: no
+ * dependencies to add. */
+bool mp_plan_settle(struct mp_ctx *ctx, struct mp_module *m, const char *name, bool install,
+		    const char *options, bool merged);
 int mp_request(struct mp_ctx *ctx, const char *name_or_alias, enum mp_source src);
 
 struct mp_profile;

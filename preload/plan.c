@@ -221,7 +221,6 @@ static int expand(struct mp_ctx *ctx, struct kmod_module *km, int idx)
 static int add_module(struct mp_ctx *ctx, struct kmod_module *km, struct why why, int *out)
 {
 	const struct mp_env *env = mp_ctx_env(ctx);
-	const struct mp_cmdline *cl = mp_ctx_cmdline(ctx);
 	struct mp_strmap *byname = mp_ctx_resolver(ctx)->byname;
 	const char *name = kmod_module_get_name(km);
 	const char *path;
@@ -262,31 +261,42 @@ static int add_module(struct mp_ctx *ctx, struct kmod_module *km, struct why why
 		mp_log(ctx, MP_LOG_INFO, "%s: %s: %s", name, m->path ? m->path : path, mp_errno_name(m->err));
 		return 0;
 	}
+	if (mp_plan_settle(ctx, m, name, kmod_module_get_install_commands(km) != NULL,
+			   kmod_module_get_options(km), true))
+		return 0;
+	return expand(ctx, km, idx);
+}
+
+bool mp_plan_settle(struct mp_ctx *ctx, struct mp_module *m, const char *name, bool install,
+		    const char *options, bool merged)
+{
+	const struct mp_env *env = mp_ctx_env(ctx);
+	const struct mp_cmdline *cl = mp_ctx_cmdline(ctx);
+
 	if (mp_cmdline_listed(cl->kblacklist, cl->nkblacklist, name)) {
 		m->state = MP_SKIPPED;
 		m->excluded = true;
 		m->skip_why = strdup("module_blacklist= on the kernel command line");
-		return 0;
+		return true;
 	}
-	if (kmod_module_get_install_commands(km) != NULL) {
+	if (install) {
 		m->state = MP_SKIPPED;
 		m->excluded = true;
 		m->skip_why = strdup("modprobe.d has an install command for it; not run, left to modprobe");
 		mp_warn(ctx, "%s: modprobe.d install command not run; left to modprobe", name);
-		return 0;
+		return true;
 	}
-	m->options = mp_plan_options(ctx, kmod_module_get_options(km), name, true);
+	m->options = mp_plan_options(ctx, options, name, merged);
 	switch (env->live_state ? mp_initstate(env->sysfs, name) : MP_INITSTATE_NONE) {
 	case MP_INITSTATE_LIVE:
 		m->state = MP_LIVE;
-		return 0;
+		return true;
 	case MP_INITSTATE_BUILTIN:
 		m->state = MP_BUILTIN;
-		return 0;
+		return true;
 	default:
-		break;
+		return false;
 	}
-	return expand(ctx, km, idx);
 }
 
 static bool in_list(struct kmod_list *list, const char *name)
