@@ -176,6 +176,18 @@ static int find_moddir(struct mp_ctx *ctx)
 
 /* Every index is checked; a bad modules.dep.bin is the end, any other bad
  * index is left out of libkmod's view and its lookups find nothing. */
+/* What mp_index_check()'s error says of the file: depmod mends the first
+ * two; the last (out of memory, an I/O error) is no fault of the file. */
+static const char *index_problem(int r)
+{
+	return r == -ENOENT ? "missing" : r == -EBADMSG || r == -EPROTO ? "corrupt" : "unreadable";
+}
+
+static bool index_rebuilt(int r)
+{
+	return r == -ENOENT || r == -EBADMSG || r == -EPROTO;
+}
+
 static int check_indexes(struct mp_ctx *ctx, size_t from, size_t end, unsigned *bad)
 {
 	size_t i;
@@ -197,12 +209,12 @@ static int check_indexes(struct mp_ctx *ctx, size_t from, size_t end, unsigned *
 			continue;
 		*bad |= 1u << i;
 		if (i == 0) {
-			mp_log(ctx, MP_LOG_ERR, "%s: %s (%s): run depmod %s", path,
-			       r == -ENOENT ? "missing" : "corrupt", mp_errno_name(-r), ctx->env.kver);
+			mp_log(ctx, MP_LOG_ERR, "%s: %s (%s)%s%s", path, index_problem(r), mp_errno_name(-r),
+			       index_rebuilt(r) ? ": run depmod " : "", index_rebuilt(r) ? ctx->env.kver : "");
 			return r;
 		}
 		mp_warn(ctx, "%s: %s (%s): lookups through it will find nothing", path,
-			r == -ENOENT ? "missing" : "corrupt", mp_errno_name(-r));
+			index_problem(r), mp_errno_name(-r));
 	}
 	return 0;
 }
@@ -378,7 +390,9 @@ static int default_jobs(void)
 
 /* libkmod, on the module directory; bad indexes (but modules.dep.bin,
  * checked before) are kept out of its view. */
-static int open_kmod(struct mp_ctx *ctx)
+/* LATE: asked for after the run began, with a baked plan (else at the
+ * context's creation, which then fails). */
+static int open_kmod(struct mp_ctx *ctx, bool late)
 {
 	unsigned bad;
 	int r;
@@ -396,8 +410,8 @@ static int open_kmod(struct mp_ctx *ctx)
 	if (ctx->kmod == NULL) {
 		/* Opened late with a baked plan: what the plan covers goes on;
 		 * what needs libkmod fails with this line's reason. */
-		mp_log(ctx, MP_LOG_ERR, "%s: libkmod could not start (out of memory or its configuration); "
-		       "what needs it is not resolved", ctx->env.moddir);
+		mp_log(ctx, MP_LOG_ERR, "%s: libkmod could not start (out of memory or its configuration)%s",
+		       ctx->env.moddir, late ? "; what needs it is not resolved" : "");
 		return -ENOMEM;
 	}
 	kmod_set_log_priority(ctx->kmod, MP_LOG_DEBUG);
@@ -415,7 +429,7 @@ static int open_kmod(struct mp_ctx *ctx)
 struct kmod_ctx *mp_ctx_kmod(struct mp_ctx *ctx)
 {
 	if (ctx->kmod == NULL && !ctx->kmod_tried)
-		(void)open_kmod(ctx);
+		(void)open_kmod(ctx, true);
 	return ctx->kmod;
 }
 
@@ -430,6 +444,17 @@ void mp_ctx_depbin(const struct mp_ctx *ctx, const void **buf, size_t *len)
 	*len = ctx->depbin_len;
 }
 
+static void log_direct(mp_log_fn log, void *data, int prio, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (log == NULL)
+		return;
+	va_start(ap, fmt);
+	log(data, prio, fmt, ap);
+	va_end(ap);
+}
+
 int mp_ctx_new(const struct mp_options *opts, mp_log_fn log, void *log_data,
 	       struct mp_ctx **out)
 {
@@ -438,8 +463,10 @@ int mp_ctx_new(const struct mp_options *opts, mp_log_fn log, void *log_data,
 	int r;
 
 	*out = NULL;
-	if (ctx == NULL)
-		return -ENOMEM;
+	if (ctx == NULL) {
+		r = -ENOMEM;
+		goto fail;
+	}
 	ctx->opts = *opts;
 	ctx->log = log;
 	ctx->log_data = log_data;
@@ -502,7 +529,7 @@ int mp_ctx_new(const struct mp_options *opts, mp_log_fn log, void *log_data,
 	}
 	/* a baked plan in use: libkmod waits for a request it does not cover */
 	if (ctx->baked.baked == NULL) {
-		r = open_kmod(ctx);
+		r = open_kmod(ctx, false);
 		if (r == -ENOMEM)
 			goto fail;
 		if (r < 0)
@@ -517,6 +544,8 @@ fatal:
 	*out = ctx;
 	return r;
 fail:
+	/* no context for the caller to report through: say it here */
+	log_direct(log, log_data, MP_LOG_ERR, "cannot start: %s", strerror(-r));
 	mp_ctx_free(ctx);
 	return r;
 }

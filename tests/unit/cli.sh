@@ -611,6 +611,13 @@ t_bad_index() {
 	check "missing: exit 3" eq "$rc" 3
 	check "says missing" grep -q "modules.dep.bin: missing" "$t/err"
 	check "no calls" eq "$(calls)" 0
+	# a file that cannot be read (here a directory: mmap says ENODEV) is
+	# no fault of depmod's
+	mkdir "$dep"
+	run a
+	check "unreadable: exit 3" eq "$rc" 3
+	check "says unreadable" grep -q "modules.dep.bin: unreadable (ENODEV)$" "$t/err"
+	check "unreadable: no depmod advice" eq "$(grep -c "run depmod" "$t/err")" 0
 	setup 'a alias=x\nb\n'
 	al=$t/root/lib/modules/1.0/modules.alias.bin
 	head -c $(($(stat -c %s "$al") - 3)) "$al" >"$al.cut" && mv "$al.cut" "$al"
