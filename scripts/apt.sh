@@ -40,12 +40,19 @@ if [ -n "$arch" ]; then
 -o APT::Architectures=$arch"
 fi
 
-# The lists are refreshed at most once a day.
+# The lists are refreshed at most once a day, by one apt.sh at a time
+# (apt's own locks are off: a second one waits here, then finds them fresh).
 stamp="$dir/state/updated"
-if [ ! -f "$stamp" ] || [ -n "$(find "$stamp" -mmin +1440 2>/dev/null)" ]; then
-	# shellcheck disable=SC2086 # $opts is a list of words on purpose
-	apt-get $opts -q update >&2
-	touch "$stamp"
+stale() { [ ! -f "$stamp" ] || [ -n "$(find "$stamp" -mmin +1440 2>/dev/null)" ]; }
+if stale; then
+	exec 8>"$dir/.update-lock"
+	flock 8
+	if stale; then
+		# shellcheck disable=SC2086 # $opts is a list of words on purpose
+		apt-get $opts -q update >&2
+		touch "$stamp"
+	fi
+	exec 8>&-
 fi
 # shellcheck disable=SC2086
 exec "$tool" $opts "$@"

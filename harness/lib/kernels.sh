@@ -129,7 +129,7 @@ print_line() {
 # --- Debian kernels ---------------------------------------------------------
 
 # debian_kernel NAME SUITES...
-debian_kernel() {
+debian_kernel_unlocked() {
 	name=$1
 	shift
 	dir=$kdir/$name
@@ -294,7 +294,7 @@ words() { # a list as one comma-separated word
 	printf '%s\n' "$1" | tr -s ' \t\n' ',' | sed 's/,$//'
 }
 
-stats_kernel() {
+stats_kernel_unlocked() {
 	dir=$kdir/stats
 	ver=$(stats_source_version)
 	key="src:linux-source-6.12=$ver y:$(words "$STATS_Y $STATS_EXTRA_Y") m:$(words "$STATS_M $STATS_EXTRA_M") off:$(words "$STATS_OFF") val:$(words "$STATS_VAL") lv:$STATS_LOCALVERSION"
@@ -380,7 +380,7 @@ arm64_abi() {
 		sed -n 's/^Depends:.*linux-image-\([^ ,]*\)-arm64.*/\1-arm64/p' | head -n 1
 }
 
-arm64_kernel() {
+arm64_kernel_unlocked() {
 	dir=$kdir/arm64
 	ver=$(memo version-arm64 arm64_best_version)
 	abi=$(memo "abi-arm64-$ver" arm64_abi "$ver")
@@ -429,6 +429,24 @@ arm64_kernel() {
 	} >>"$dir/kernel.env"
 	print_line arm64 "$dir"
 }
+
+# --- one at a time ------------------------------------------------------------
+
+# locked NAME CMD...: CMD with NAME's lock held, so that a second
+# kernels.sh asking for the same kernel (make check fetches them in the
+# background while the libraries build) waits for it instead of building it
+# again in the same place.
+locked() {
+	(
+		exec 8>"$kdir/.lock-$1"
+		flock 8
+		shift
+		"$@"
+	)
+}
+debian_kernel() { locked "$1" debian_kernel_unlocked "$@"; }
+stats_kernel() { locked stats stats_kernel_unlocked; }
+arm64_kernel() { locked arm64 arm64_kernel_unlocked; }
 
 # --- main ---------------------------------------------------------------------
 
