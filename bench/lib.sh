@@ -23,7 +23,7 @@ bench_kernel() {
 	BK_KVER=$(echo "$bk_line" | cut -d' ' -f2)
 	BK_KDIR=$(echo "$bk_line" | cut -d' ' -f3)
 	BK_VMLINUZ=$BK_KDIR/vmlinuz
-	BK_TREE=$BENCH_WORK/tree/$1
+	BK_TREE=$BENCH_WORK/tree/$1${MP_BENCH_TAG:+-$MP_BENCH_TAG}
 	mkdir -p "$BENCH_WORK"
 	bench_log "$1: $BK_KVER; the benchmark's modules (the first build takes minutes)"
 	"$top/bench/modules/build.sh" "$1" "$BK_TREE" >/dev/null 2>"$BENCH_WORK/modules-$1.log" ||

@@ -21,8 +21,10 @@
 #                     and bench/booted-storm.sh (the whole boot to a systemd
 #                     root at 32, 64, 128 vCPUs) when they exist (slow: hours;
 #                     MP_BENCH_EXTRAS=1)
-#   --smoke           one run of each scenario at its smallest, report in
-#                     build/bench/smoke/ (harness/bench/cases/bench-smoke.sh)
+#   --smoke           one run of each scenario at its smallest (a 40-node
+#                     DAG and 4 duplicate modules, built apart: MP_BENCH_TAG),
+#                     report in build/bench/smoke/
+#                     (harness/bench/cases/bench-smoke.sh)
 #   -o DIR            where DATE.md and DATE/ go (default bench/results)
 #   --report RAWDIR   only write the report again from a run's data
 #                     (build/bench/runs/STAMP)
@@ -112,6 +114,9 @@ if [ "$smoke" = 1 ]; then
 	export MP_BENCH_DUPS_KERNELS="${MP_BENCH_DUPS_KERNELS:-bookworm}" MP_BENCH_DUPS_K="${MP_BENCH_DUPS_K:-2}"
 	export MP_BENCH_DUPS_COPIES="${MP_BENCH_DUPS_COPIES:-8}" MP_BENCH_GRAPH_VARIANTS=sleep
 	export MP_BENCH_COST_CALLGRIND=0 MP_BENCH_GRAPH_EXTRA=''
+	# a DAG and a duplicate set of its own, small: on a fresh machine
+	# building the full 217 modules was most of make check's smoke case
+	export MP_BENCH_TAG=smoke MP_BENCH_DAG_NODES="${MP_BENCH_DAG_NODES:-40}" MP_BENCH_DUPS="${MP_BENCH_DUPS:-4}"
 	# one boot per scenario: udev alone in the storm (the contender with
 	# the most moving parts), two contenders in the others
 	storm_contenders=udev

@@ -15,6 +15,9 @@
 #   MP_BENCH_DAG_MS      MIN:MAX milliseconds of work per node (default 20:200)
 #   MP_BENCH_DAG_WINDOW  a node's parents are among the WINDOW before it (24)
 #   MP_BENCH_DUPS        how many mpb_dupNN modules (default 16)
+#   MP_BENCH_TAG         a DAG of its own (the smoke run's: "smoke"), built in
+#                        build/bench/modules/KERNEL_NAME-TAG so that the full
+#                        one is not rebuilt after it
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -44,7 +47,7 @@ fi
 
 # --- sources: generated in gen/, moved to src/ only when they changed, so
 # kbuild rebuilds what changed and nothing else ----------------------------
-work=$top/build/bench/modules/$name
+work=$top/build/bench/modules/$name${MP_BENCH_TAG:+-$MP_BENCH_TAG}
 gen=$work/gen
 rm -rf "$gen"
 mkdir -p "$work/src" "$gen"
