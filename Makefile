@@ -120,13 +120,8 @@ unit: $(UNIT_BINS)
 deps:
 	scripts/deps.sh
 # check runs the fast tier first and stops there if it failed: a broken unit
-# test is news in minutes, not after the VM tier's half hour. The kernels
-# are fetched (and the stats kernel built, the longest step on a fresh
-# machine) in the background meanwhile: the libraries' configure scripts
-# leave a core idle. The VM cases that need one wait for its lock.
+# test is news in minutes, not after the VM tier's half hour.
 check: deps
-	@mkdir -p $(B)
-	harness/lib/kernels.sh all arm64 >$(B)/kernels-prefetch.log 2>&1 &
 	$(MAKE) all $(UNIT_BINS) $(FUZZERS:%=$(B)/fuzz/fuzz_%)
 	$(MAKE) ARCH=arm64 all
 	MP_FAST_FIRST=1 tests/run.sh

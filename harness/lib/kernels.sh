@@ -433,9 +433,9 @@ arm64_kernel_unlocked() {
 # --- one at a time ------------------------------------------------------------
 
 # locked NAME CMD...: CMD with NAME's lock held, so that a second
-# kernels.sh asking for the same kernel (make check fetches them in the
-# background while the libraries build) waits for it instead of building it
-# again in the same place.
+# kernels.sh asking for the same kernel (make bench beside make check, two
+# worktrees sharing build/kernels) waits for it instead of building it again
+# in the same place.
 locked() {
 	(
 		exec 8>"$kdir/.lock-$1"
