@@ -174,8 +174,6 @@ static int find_moddir(struct mp_ctx *ctx)
 	return -ENOENT;
 }
 
-/* Every index is checked; a bad modules.dep.bin is the end, any other bad
- * index is left out of libkmod's view and its lookups find nothing. */
 /* What mp_index_check()'s error says of the file: depmod mends the first
  * two; the last (out of memory, an I/O error) is no fault of the file. */
 static const char *index_problem(int r)
@@ -188,6 +186,8 @@ static bool index_rebuilt(int r)
 	return r == -ENOENT || r == -EBADMSG || r == -EPROTO;
 }
 
+/* Every index is checked; a bad modules.dep.bin is the end, any other bad
+ * index is left out of libkmod's view and its lookups find nothing. */
 static int check_indexes(struct mp_ctx *ctx, size_t from, size_t end, unsigned *bad)
 {
 	size_t i;
@@ -389,9 +389,9 @@ static int default_jobs(void)
 }
 
 /* libkmod, on the module directory; bad indexes (but modules.dep.bin,
- * checked before) are kept out of its view. */
-/* LATE: asked for after the run began, with a baked plan (else at the
- * context's creation, which then fails). */
+ * checked before) are kept out of its view.  LATE: asked for after the run
+ * began, with a baked plan (else at the context's creation, which then
+ * fails). */
 static int open_kmod(struct mp_ctx *ctx, bool late)
 {
 	unsigned bad;
@@ -444,6 +444,7 @@ void mp_ctx_depbin(const struct mp_ctx *ctx, const void **buf, size_t *len)
 	*len = ctx->depbin_len;
 }
 
+__attribute__((format(printf, 4, 5)))
 static void log_direct(mp_log_fn log, void *data, int prio, const char *fmt, ...)
 {
 	va_list ap;
