@@ -1,15 +1,18 @@
 #!/bin/sh
-# A private apt configuration under build/apt: source packages and trixie's
-# kernel come from Debian without touching the host's sources.list.
+# A private apt configuration (its lists in the test cache, scripts/cache.sh:
+# $MP_CACHE/apt, or build/apt with the cache off): source packages and
+# trixie's kernel come from Debian without touching the host's sources.list.
 # Usage: scripts/apt.sh apt-get|apt-cache ARGS...
 # MP_APT_ARCH=arm64 (or armhf): the same archive for that architecture only,
-# with its own lists under build/apt-ARCH (cross builds: musl-dev, busybox
+# with its own lists under apt-ARCH (cross builds: musl-dev, busybox
 # and the kernel of that architecture, downloaded and unpacked, never
 # installed).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 arch=${MP_APT_ARCH:-}
-dir=${MP_APT_DIR:-$top/build/apt${arch:+-$arch}}
+# shellcheck source=scripts/cache.sh
+. "$top/scripts/cache.sh"
+dir=${MP_APT_DIR:-$(mp_cache_dir "apt${arch:+-$arch}")}
 key=/usr/share/keyrings/debian-archive-keyring.gpg
 mirror=${MP_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 secmirror=${MP_DEBIAN_SECURITY_MIRROR:-http://deb.debian.org/debian-security}

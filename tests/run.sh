@@ -39,10 +39,17 @@ host_state() {
 host_before=$(mktemp "$top/build/host-before.XXXXXX")
 host_state >"$host_before"
 
+# each suite's wall time, for the summary at the end ("time: SUITE N s")
+times=$(mktemp "$top/build/test-times.XXXXXX")
+if [ -n "${MP_BUILD_S:-}" ]; then
+	echo "time: build $MP_BUILD_S s" >>"$times"
+fi
 run_suite() {
 	echo "== $1" >&2
+	_rs_name=$1 _rs_t0=$(date +%s)
 	shift
 	"$@" 2>&1 | tee -a "$out" | grep -E '^(PASS|FAIL|SKIP):' || true
+	echo "time: $_rs_name $(($(date +%s) - _rs_t0)) s" >>"$times"
 }
 
 lint() {
@@ -127,6 +134,15 @@ else
 	echo "FAIL: host/untouched: $(diff "$host_before" "$host_after" | grep -c '^[<>]') paths changed: $(diff "$host_before" "$host_after" | grep '^[<>]' | head -n 5 | tr '\n' ' ')" | tee -a "$out"
 fi
 rm -f "$host_before" "$host_after"
+
+# where the time went: each VM case, slowest first, then the phases
+{
+	echo "== time"
+	grep -E '^   \([a-z0-9-]+\.sh: [0-9]+ s\)$' "$out" | tr -d '():' |
+		awk '{ printf "  %-28s %6d s\n", $1, $2 }' | sort -k2,2 -n -r
+	awk '{ printf "  phase %-22s %6d s\n", $2, $3; t += $3 } END { printf "  total %-22s %6d s (%d min)\n", "", t, t / 60 }' "$times"
+} | tee -a "$out" >&2
+rm -f "$times"
 
 pass=$(grep -c '^PASS:' "$out")
 fail=$(grep -c '^FAIL:' "$out")

@@ -5,7 +5,7 @@
 # (harness/dracut/host.sh's dr_image, systemd init) boots Debian's 6.1
 # into a real Debian bookworm root with systemd 252 and udev, made from
 # Debian's packages by mmdebstrap (through the project's private apt
-# sources, cached as a tarball), holding the kernel's full module tree, the
+# sources, cached as a tarball, harness/lib/debroot.sh), holding the kernel's full module tree, the
 # tree's modpreload and its booted-system units enabled with the documented
 # `systemctl enable modpreload-coldplug.service`. The boot goes to
 # multi-user.target; a unit after it (guest/booted-report.sh) reports what
@@ -31,6 +31,8 @@
 
 # shellcheck source=harness/dracut/host.sh
 . "$top/harness/dracut/host.sh"
+# shellcheck source=harness/lib/debroot.sh
+. "$top/harness/lib/debroot.sh"
 
 DR_WORK=$top/build/vm/booted
 BT_PKGS=systemd-sysv,udev,kmod
@@ -38,18 +40,10 @@ BT_IMG=$DR_WORK/img/booted.img
 BT_DISK=$DR_WORK/booted-root.img
 
 bt_base() {
-	BT_BASE=$DR_WORK/base-$(echo "$BT_PKGS" | sha256sum | cut -c1-12).tar
-	[ -s "$BT_BASE" ] && return 0
-	dr_log "mmdebstrap: a bookworm minbase root with $BT_PKGS"
-	_bt_src=$(sed -n 's/^deb \(.* bookworm\(-security\)\{0,1\} main\)$/deb \1/p' "$top/build/apt/sources.list" 2>/dev/null)
-	[ -n "$_bt_src" ] || _bt_src="deb http://deb.debian.org/debian bookworm main"
-	if ! printf '%s\n' "$_bt_src" | mmdebstrap --variant=minbase --format=tar --include="$BT_PKGS" \
-		bookworm "$BT_BASE.tmp" - >"$DR_WORK/logs/mmdebstrap.log" 2>&1; then
+	BT_BASE=$(mp_debroot "$BT_PKGS" "$DR_WORK/logs/mmdebstrap.log") || {
 		dr_log "mmdebstrap failed (see $DR_WORK/logs/mmdebstrap.log)"
-		rm -f "$BT_BASE.tmp"
 		return 1
-	fi
-	mv "$BT_BASE.tmp" "$BT_BASE"
+	}
 }
 
 # The root disk, rebuilt only when what goes onto it changed.

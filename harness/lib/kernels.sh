@@ -1,6 +1,7 @@
 #!/bin/sh
-# Fetch (or build) the kernels the VM tests boot and keep them cached under
-# build/kernels/NAME/.
+# Fetch (or build) the kernels the VM tests boot and keep them in the test
+# cache (scripts/cache.sh) under kernels/NAME/: $MP_CACHE/kernels/NAME, or
+# build/kernels/NAME with the cache off.
 #
 # Usage: harness/lib/kernels.sh [bookworm|trixie|stats|arm64|all]...
 #
@@ -13,8 +14,11 @@
 #                               tree), KMAKE_ARGS (extra make arguments for
 #                               external modules), MODCOMP (none|xz|zstd: how
 #                               the kernel's modules are compressed), KEY
-# A kernel is cached when DIR/kernel.env exists and its KEY matches what the
-# Debian archive and this script ask for (package versions, config options);
+# A kernel is cached when DIR/kernel.env exists, its KEY matches what the
+# Debian archive and this script ask for (package versions, config options,
+# this script's own sha256) and every file DIR/manifest lists (the kernel,
+# its modules and indexes, written last with kernel.env) is there with its
+# size: a half-written or damaged kernel is made again, never used;
 # the versions found are remembered while apt's lists are unchanged, so a
 # rerun with everything cached takes a fraction of a second.
 #
@@ -37,12 +41,16 @@
 #           aarch64-linux-gnu-gcc.  kernel.env adds ARCH (arm64) and
 #           CROSS_COMPILE.  Not part of "all".
 #
-# Environment: MP_KERNELS_DIR (default build/kernels), MP_JOBS (make -j),
+# Environment: MP_KERNELS_DIR (default: kernels/ in the test cache), MP_JOBS (make -j),
 # MP_KERNELS_REFRESH=1 (look the versions up again now).
 set -eu
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
-kdir=${MP_KERNELS_DIR:-$top/build/kernels}
+# shellcheck source=scripts/cache.sh
+. "$top/scripts/cache.sh"
+kdir=${MP_KERNELS_DIR:-$(mp_cache_dir kernels)}
+# every key names this script: a change to how a kernel is made makes it again
+self_key=$(sha256sum <"$0" | cut -c1-16)
 apt="$top/scripts/apt.sh"
 jobs=${MP_JOBS:-$(nproc)}
 
@@ -52,7 +60,7 @@ die() { log "error: $*"; exit 1; }
 # memo NAME CMD [ARG...]: CMD's output, remembered while apt's package lists
 # stay the same (scripts/apt.sh refreshes them once a day), so a rerun with
 # everything cached asks apt nothing.  MP_KERNELS_REFRESH=1 asks anyway.
-stamp=${MP_APT_DIR:-$top/build/apt}/state/updated
+stamp=${MP_APT_DIR:-$(mp_cache_dir apt)}/state/updated
 memo() {
 	m=$kdir/.memo/$1
 	shift
@@ -118,7 +126,19 @@ env_get() {
 	fi
 }
 
+# the list of what must be there, by size: the kernel image, the module
+# tree (modules, indexes) and the build tree's Makefile
+manifest_of() {
+	(cd "$1" && find -H vmlinuz lib/modules build/Makefile -type f -printf '%p %s\n' 2>/dev/null | LC_ALL=C sort)
+}
+
+# DIR's KEY when the kernel there is whole, else nothing
 kernel_env_key() {
+	[ -s "$1/manifest" ] || return 0
+	if ! manifest_of "$1" | cmp -s - "$1/manifest"; then
+		log "$(basename "$1"): files missing or cut short since it was made: making it again"
+		return 0
+	fi
 	env_get "$1" KEY
 }
 
@@ -136,7 +156,7 @@ debian_kernel_unlocked() {
 	ver=$(memo "version-$name" best_version linux-image-amd64 "$@")
 	abi=$(memo "abi-$name-$ver" image_abi "$ver")
 	[ -n "$abi" ] || die "cannot find the ABI linux-image-amd64=$ver depends on"
-	key="deb:linux-image-$abi-unsigned:$ver headers:extracted"
+	key="deb:linux-image-$abi-unsigned:$ver headers:extracted script:$self_key"
 	if [ "$name" = trixie ]; then
 		# Its module-building tools come from the stats kernel's source.
 		key="$key tools:linux-source-6.12=$(stats_source_version)"
@@ -244,6 +264,8 @@ modcomp_of() {
 
 # write_env DIR KVER VMLINUZ BUILD KEY MODCOMP [KMAKE_ARGS]
 write_env() {
+	manifest_of "$1" >"$1/manifest.tmp"
+	mv "$1/manifest.tmp" "$1/manifest"
 	{
 		echo "# Written by harness/lib/kernels.sh"
 		echo "KVER='$2'"
@@ -297,7 +319,7 @@ words() { # a list as one comma-separated word
 stats_kernel_unlocked() {
 	dir=$kdir/stats
 	ver=$(stats_source_version)
-	key="src:linux-source-6.12=$ver y:$(words "$STATS_Y $STATS_EXTRA_Y") m:$(words "$STATS_M $STATS_EXTRA_M") off:$(words "$STATS_OFF") val:$(words "$STATS_VAL") lv:$STATS_LOCALVERSION"
+	key="src:linux-source-6.12=$ver script:$self_key y:$(words "$STATS_Y $STATS_EXTRA_Y") m:$(words "$STATS_M $STATS_EXTRA_M") off:$(words "$STATS_OFF") val:$(words "$STATS_VAL") lv:$STATS_LOCALVERSION"
 	if [ "$(kernel_env_key "$dir")" = "$key" ]; then
 		print_line stats "$dir"
 		return
@@ -386,7 +408,7 @@ arm64_kernel_unlocked() {
 	abi=$(memo "abi-arm64-$ver" arm64_abi "$ver")
 	[ -n "$abi" ] || die "arm64: cannot find the ABI linux-image-arm64=$ver depends on"
 	cross=aarch64-linux-gnu-
-	key="deb:linux-image-$abi-unsigned:$ver headers:extracted kbuild:amd64 cross:$cross"
+	key="deb:linux-image-$abi-unsigned:$ver headers:extracted kbuild:amd64 cross:$cross script:$self_key"
 	if [ "$(kernel_env_key "$dir")" = "$key" ]; then
 		print_line arm64 "$dir"
 		return

@@ -47,7 +47,9 @@ zstd -q -c <"$tmp/payload" >"$tmp/payload.pipe.zst"
 { cat "$tmp/payload.xz"; head -c 8 /dev/zero; } >"$tmp/payload.pad.xz"
 xz --block-size=100000 -c <"$tmp/payload" >"$tmp/payload.blocks.xz"
 ko=
-for k in "$b"/kernels/bookworm/lib/modules/*/kernel/arch/x86/crypto/aesni-intel.ko; do
+# shellcheck source=scripts/cache.sh
+. "$top/scripts/cache.sh"
+for k in "$(mp_cache_dir kernels)"/bookworm/lib/modules/*/kernel/arch/x86/crypto/aesni-intel.ko; do
 	[ -f "$k" ] && ko=$k
 done
 if [ -n "$ko" ]; then

@@ -35,18 +35,11 @@ fi
 
 # --- a clean root, cached as a tarball of what mmdebstrap made --------------
 pkgs=initramfs-tools,dracut-core,busybox,zstd,kmod,udev
-base=$DR_WORK/base-$(echo "$pkgs" | sha256sum | cut -c1-12).tar
-if [ ! -s "$base" ]; then
-	dr_log "mmdebstrap: a bookworm minbase root with $pkgs"
-	sources=$(sed -n 's/^deb \(.* bookworm\(-security\)\{0,1\} main\)$/deb \1/p' "$top/build/apt/sources.list" 2>/dev/null)
-	[ -n "$sources" ] || sources="deb http://deb.debian.org/debian bookworm main"
-	if ! printf '%s\n' "$sources" | mmdebstrap --variant=minbase --format=tar --include="$pkgs" \
-		bookworm "$base.tmp" - >"$DR_WORK/logs/mmdebstrap.log" 2>&1; then
-		echo "FAIL: vm/$name: mmdebstrap failed (see $DR_WORK/logs/mmdebstrap.log)"
-		rm -f "$base.tmp"
-		exit 0
-	fi
-	mv "$base.tmp" "$base"
+# shellcheck source=harness/lib/debroot.sh
+. "$top/harness/lib/debroot.sh"
+if ! base=$(mp_debroot "$pkgs" "$DR_WORK/logs/mmdebstrap.log"); then
+	echo "FAIL: vm/$name: mmdebstrap failed (see $DR_WORK/logs/mmdebstrap.log)"
+	exit 0
 fi
 root=$DR_WORK/root
 rm -rf "$root"
