@@ -2,6 +2,7 @@
 #   make            the static musl binaries (build/modpreload, build/modpreload-init)
 #   make ARCH=arm64 the same, cross-built under build/arm64/ (also ARCH=armhf)
 #   make check      every test: the fast tier, then real kernels under QEMU
+#   make check-full make check with every VM case and variant (longer)
 #   make check-fast the fast tier alone (minutes): unit (ASan/UBSan, TSan), fuzz smoke, lint
 #   make demo       boot Debian's kernel twice under QEMU: udev-style storm vs modpreload
 #   make bench      the benchmark (bench/results/)
@@ -42,7 +43,7 @@ CORE := util limits strmap cmdline confparse uevent index ctx request coldplug p
 CORE_SRC := $(CORE:%=preload/%.c)
 HDRS := $(wildcard preload/*.h)
 
-.PHONY: all libs check check-fast unit vmtest fuzz fuzz-smoke demo bench bench-scale install install-core clean distclean deps shellcheck soak
+.PHONY: all libs check check-full check-fast unit vmtest fuzz fuzz-smoke demo bench bench-scale install install-core clean distclean deps shellcheck soak
 
 # The included parts define rules too: the default goal stays `all`.
 .DEFAULT_GOAL := all
@@ -125,6 +126,10 @@ deps:
 check: deps
 	t0=$$(date +%s) && $(MAKE) all $(UNIT_BINS) $(FUZZERS:%=$(B)/fuzz/fuzz_%) && $(MAKE) ARCH=arm64 all && \
 	MP_BUILD_S=$$(($$(date +%s) - t0)) MP_FAST_FIRST=1 tests/run.sh
+# check-full: every case and every variant (more vCPUs, both directions of
+# each storm): what make check leaves out, for changes that touch it
+check-full: deps
+	MP_FULL=1 $(MAKE) check
 check-fast: deps
 	$(MAKE) all $(UNIT_BINS) $(FUZZERS:%=$(B)/fuzz/fuzz_%)
 	tests/run.sh unit fuzz lint

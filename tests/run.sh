@@ -4,7 +4,9 @@
 # or SKIP: lines; this counts them. The last line is the verdict.
 #
 # Usage: tests/run.sh [unit|fuzz|lint|vm]...   (default: all)
-# MP_VM_CASES="glob" limits the VM cases (e.g. "core-*"). MP_FAST_FIRST=1:
+# MP_VM_CASES="glob" limits the VM cases (e.g. "core-*"). MP_FULL=1 (make
+# check-full) adds the cases marked "# tier: full" and the long variants
+# of the others (more vCPUs, the storm without modpreload). MP_FAST_FIRST=1:
 # when unit, fuzz or lint failed, the vm suite is not run (make check).
 #
 # The vm suite first boots a calibration guest (harness/lib/calibrate.sh): its
@@ -98,16 +100,26 @@ vm() {
 	# harness/lib/run.sh calibrates again when this is 15 minutes old.
 	harness/lib/calibrate.sh --force >/dev/null
 	# every family's cases (harness/FAMILY/cases/), by name across them
+	# A case whose header says "# tier: full" is make check-full's
+	# (MP_FULL=1), as are the long variants inside cases that read MP_FULL.
+	later=
 	# shellcheck disable=SC2231 # $pattern is a glob
 	for c in $(for f in harness/*/cases/$pattern.sh; do
 		[ -x "$f" ] && echo "$(basename "$f") $f"
 	done | sort | cut -d' ' -f2); do
+		if [ "${MP_FULL:-0}" != 1 ] && grep -q '^# tier: full$' "$c"; then
+			later="$later $(basename "$c" .sh)"
+			continue
+		fi
 		start=$(date +%s)
 		if ! "$c"; then
 			echo "FAIL: vm/$(basename "$c" .sh): the case script exited non-zero"
 		fi
 		echo "   ($(basename "$c"): $(($(date +%s) - start)) s)" >&2
 	done
+	if [ -n "$later" ]; then
+		echo "in make check-full only:$later" >&2
+	fi
 }
 
 for s in $suites; do

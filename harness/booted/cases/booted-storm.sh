@@ -16,7 +16,7 @@
 #             than with it
 # make check boots "with" only: the pair at 16 vCPUs took 10 minutes on this
 # project's busy 2-core host, and bench/booted-storm.sh measures both at 32,
-# 64 and 128. MP_BOOTED_WITHOUT=1 adds the "without" boot here;
+# 64 and 128. MP_BOOTED_WITHOUT=1 (and make check-full) adds the "without" boot here;
 # MP_BOOTED_CPUS (default 16). "with" alone: about 5 minutes, 2 more the
 # first time (mmdebstrap, the image, the root disk).
 set -u
@@ -42,7 +42,7 @@ bt_check_with "$with"
 details "with modpreload, $smp vCPUs" "$with"
 dr_verdict "$name/with-${smp}cpu" "$(($(mpt_num initrd.calls "$with") + $(mpt_num booted.calls "$with"))) calls for $(mpt_num boot.modules "$with") modules, $(mpt_num booted.udev_calls "$with") by udev"
 
-[ "${MP_BOOTED_WITHOUT:-0}" = 1 ] || exit 0
+[ "${MP_BOOTED_WITHOUT:-${MP_FULL:-0}}" = 1 ] || exit 0
 without=$DR_WORK/logs/without-$smp.txt
 rc=0
 bt_boot "$without" "$DR_WORK/logs/without-$smp.serial" "$smp" without || rc=$?

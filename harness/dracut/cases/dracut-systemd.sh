@@ -23,6 +23,8 @@ fi
 img=$DR_WORK/img/systemd.img
 mods8=
 
+# make check-full: 8 and 16
+[ "${MP_FULL:-0}" != 1 ] || DR_SYSTEMD_SMP=${DR_SYSTEMD_SMP:-8 16}
 for smp in ${DR_SYSTEMD_SMP:-8}; do
 	res=$DR_WORK/logs/systemd-$smp.txt
 	rc=0
