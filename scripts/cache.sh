@@ -44,83 +44,83 @@ mp_cache_on() {
 }
 
 mp_cache_dir() {
-	if mp_cache_on; then
-		_cr=${MP_CACHE:-/var/cache/modpreload-test}
-		# not root: the default is the user's own cache
-		if [ -z "${MP_CACHE:-}" ] && ! mkdir -p "$_cr" 2>/dev/null || [ ! -w "$_cr" ]; then
-			_cr=${XDG_CACHE_HOME:-$HOME/.cache}/modpreload-test
-		fi
-		echo "$_cr/$1"
-	else
+	if ! mp_cache_on; then
 		echo "$top/build/$1"
+		return
 	fi
+	_mpc_root=${MP_CACHE:-/var/cache/modpreload-test}
+	if [ -z "${MP_CACHE:-}" ] && ! { mkdir -p "$_mpc_root" 2>/dev/null && [ -w "$_mpc_root" ]; }; then
+		# not root: the default is the user's own cache
+		_mpc_root=${XDG_CACHE_HOME:-$HOME/.cache}/modpreload-test
+	fi
+	echo "$_mpc_root/$1"
 }
 
 mp_cache_key() {
-	for _w in "$@"; do
-		printf '%s\n' "$_w"
-		if [ -f "$_w" ]; then sha256sum <"$_w"; fi
+	for _mpc_w in "$@"; do
+		printf '%s\n' "$_mpc_w"
+		if [ -f "$_mpc_w" ]; then sha256sum <"$_mpc_w"; fi
 	done | sha256sum | cut -c1-16
 }
 
 _mp_cache_prune() { # NAME: keep the two newest entries, and no leftovers
-	_pd=$(mp_cache_dir "$1")
+	_mpc_pd=$(mp_cache_dir "$1")
 	# shellcheck disable=SC2012 # names are our own hex keys
-	ls -1dt "$_pd"/*/ 2>/dev/null | tail -n +3 | while read -r _old; do
-		rm -rf "$_old"
+	ls -1dt "$_mpc_pd"/*/ 2>/dev/null | tail -n +3 | while read -r _mpc_old; do
+		rm -rf "$_mpc_old"
 	done
 	# an interrupted mp_cache_put's directory, a day old
-	find "$_pd" -maxdepth 1 -name '.new.*' -mmin +1440 -exec rm -rf {} + 2>/dev/null || :
+	find "$_mpc_pd" -maxdepth 1 -name '.new.*' -mmin +1440 -exec rm -rf {} + 2>/dev/null || :
 }
 
 mp_cache_get() {
-	_e=$(mp_cache_dir "$1")/$2
-	[ -f "$_e/data.tar" ] || return 1
-	if ! [ -f "$_e/check" ] || ! (cd "$_e" && sha256sum -c --status check); then
+	_mpc_e=$(mp_cache_dir "$1")/$2
+	[ -f "$_mpc_e/data.tar" ] || return 1
+	if ! [ -f "$_mpc_e/check" ] || ! (cd "$_mpc_e" && sha256sum -c --status check); then
 		echo "cache: $1/$2 fails its check: made again" >&2
-		rm -rf "$_e"
+		rm -rf "$_mpc_e"
 		return 1
 	fi
 	mkdir -p "$3"
-	tar -xf "$_e/data.tar" -C "$3" || return 1
-	touch "$_e"
+	tar -xf "$_mpc_e/data.tar" -C "$3" || return 1
+	touch "$_mpc_e"
 }
 
 mp_cache_put() {
-	_n=$1 _k=$2 _src=$3
+	_mpc_n=$1 _mpc_k=$2 _mpc_src=$3
 	shift 3
-	_d=$(mp_cache_dir "$_n")
-	mkdir -p "$_d" || return 0
-	_t=$(mktemp -d "$_d/.new.XXXXXX") || return 0
-	if tar -cf "$_t/data.tar" -C "$_src" "$@" . &&
-		(cd "$_t" && sha256sum data.tar >check.tmp && mv check.tmp check); then
-		rm -rf "${_d:?}/$_k"
-		mv "$_t" "$_d/$_k" || rm -rf "$_t"
-		_mp_cache_prune "$_n"
+	_mpc_d=$(mp_cache_dir "$_mpc_n")
+	mkdir -p "$_mpc_d" || return 0
+	_mpc_t=$(mktemp -d "$_mpc_d/.new.XXXXXX") || return 0
+	if tar -cf "$_mpc_t/data.tar" -C "$_mpc_src" "$@" . &&
+		(cd "$_mpc_t" && sha256sum data.tar >check.tmp && mv check.tmp check); then
+		rm -rf "${_mpc_d:?}/$_mpc_k"
+		mv "$_mpc_t" "$_mpc_d/$_mpc_k" || rm -rf "$_mpc_t"
+		_mp_cache_prune "$_mpc_n"
 	else
-		rm -rf "$_t"
+		rm -rf "$_mpc_t"
 	fi
 }
 
 mp_cache_file() {
-	_e=$(mp_cache_dir "$1")/$2
-	_f=$_e/$3
-	mkdir -p "$_e"
-	if [ -f "$_f" ] && [ -f "$_e/check" ] && (cd "$_e" && sha256sum -c --status check); then
-		touch "$_e"
-		echo "$_f"
+	_mpc_e=$(mp_cache_dir "$1")/$2
+	_mpc_f=$_mpc_e/$3
+	mkdir -p "$_mpc_e"
+	if [ -f "$_mpc_f" ] && [ -f "$_mpc_e/check" ] && (cd "$_mpc_e" && sha256sum -c --status check); then
+		touch "$_mpc_e"
+		echo "$_mpc_f"
 		return 0
 	fi
-	if [ -e "$_f" ]; then
+	if [ -e "$_mpc_f" ]; then
 		echo "cache: $1/$2/$3 fails its check: made again" >&2
 	fi
-	rm -f "$_f" "$_e/check"
+	rm -f "$_mpc_f" "$_mpc_e/check"
 	return 1
 }
 
 mp_cache_file_done() {
-	_e=$(mp_cache_dir "$1")/$2
-	mv "$_e/$3.tmp" "$_e/$3" &&
-		(cd "$_e" && sha256sum "$3" >check.tmp && mv check.tmp check) &&
+	_mpc_e=$(mp_cache_dir "$1")/$2
+	mv "$_mpc_e/$3.tmp" "$_mpc_e/$3" &&
+		(cd "$_mpc_e" && sha256sum "$3" >check.tmp && mv check.tmp check) &&
 		_mp_cache_prune "$1"
 }
