@@ -39,12 +39,31 @@ cases="$cases missing_sibling config_big cmdline_long kmod_config shadow_gone"
 cases="$cases kstats_labels output report_tmp report_link report_rofs bombs_wait utf8"
 cases="$cases fifo_worse:sched pool:sched profile baked"
 
+# Every t_NAME of the topic files is in the list: one left out would never run.
+if [ -z "${MP_CASES:-}" ] && [ -z "$only" ]; then
+	list=" $(echo "$cases" | tr '\n' ' ') "
+	unlisted=$(for f in "$top"/tests/unit/cli/*.sh; do
+		[ "$f" = "$top/tests/unit/cli/lib.sh" ] || sed -n 's/^t_\([a-z_0-9]*\)() {.*/\1/p' "$f"
+	done | while read -r n; do
+		case $list in *" $n "* | *" $n:"*) ;; *) printf ' %s' "$n" ;; esac
+	done)
+	if [ -z "$unlisted" ]; then
+		echo "PASS: $suite/all_listed"
+	else
+		echo "FAIL: $suite/all_listed: never run, not in cli.sh's list:$unlisted"
+	fi
+fi
+
 [ -n "${MP_CASES:-}" ] && cases=$MP_CASES
 for c in $cases; do
 	name=${c%%:*}
 	tag=${c#"$name"}
 	[ -n "$only" ] && [ "$tag" != ":$only" ] && continue
 	failed=0
+	if ! command -v "t_$name" >/dev/null; then
+		echo "FAIL: $suite/$name: no t_$name in tests/unit/cli/*.sh"
+		continue
+	fi
 	"t_$name"
 	if [ $failed = 0 ] && ! grep -q -e 'ERROR: AddressSanitizer' -e 'runtime error' \
 		-e 'WARNING: ThreadSanitizer' "$t/err" 2>/dev/null; then
