@@ -113,7 +113,9 @@ $(B)/unit/shim.so: tests/shim/shim.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -Wall -Wextra -O1 -shared -fPIC -o $@ $< -lpthread
 
-UNIT_BINS := $(B)/unit/test_graph $(B)/unit/test_parse $(B)/unit/test_dupcost $(B)/unit/shim.so \
+# one test a source file: tests/unit/test_NAME.c tests preload/NAME.c
+UNIT_TESTS := util strmap cmdline confparse uevent index graph decompress dupcost kstats json profile
+UNIT_BINS := $(UNIT_TESTS:%=$(B)/unit/test_%) $(B)/unit/shim.so \
 	$(B)/asan/modpreload $(B)/tsan/modpreload $(EXTRA_UNIT)
 unit: $(UNIT_BINS)
 	tests/run.sh unit

@@ -60,7 +60,16 @@ if [ -n "$ko" ]; then
 fi
 "$b/unit/test_dupcost" "$tmp" ${ko:+"$ko"} || echo "FAIL: dupcost (exit $?)"
 "$b/unit/test_graph" || echo "FAIL: graph (exit $?)"
-"$b/unit/test_parse" "$top/tests/data" "$tmp" || echo "FAIL: parse (exit $?)"
+"$b/unit/test_util" || echo "FAIL: util (exit $?)"
+"$b/unit/test_strmap" || echo "FAIL: strmap (exit $?)"
+"$b/unit/test_cmdline" || echo "FAIL: cmdline (exit $?)"
+"$b/unit/test_confparse" || echo "FAIL: confparse (exit $?)"
+"$b/unit/test_uevent" || echo "FAIL: uevent (exit $?)"
+"$b/unit/test_index" "$tmp" || echo "FAIL: index (exit $?)"
+"$b/unit/test_decompress" "$tmp" || echo "FAIL: decompress (exit $?)"
+"$b/unit/test_kstats" "$top/tests/data" || echo "FAIL: kstats (exit $?)"
+"$b/unit/test_json" "$tmp" || echo "FAIL: json (exit $?)"
+"$b/unit/test_profile" || echo "FAIL: profile (exit $?)"
 "$b/unit/test_init" "$tmp" || echo "FAIL: init (exit $?)"
 
 MP_BIN=$b/asan/modpreload MP_SUITE=cli "$top/tests/unit/cli.sh"

@@ -1,0 +1,146 @@
+#!/bin/sh
+# Coldplug: requests from a fake sysfs, devices that appear while
+# loading, drivers that find no device (--nodev-blacklist).
+# Cases of tests/unit/cli.sh (t_NAME reports as cli/NAME), sourced by it
+# after cli/lib.sh: setup, run, check and the other helpers are there.
+# shellcheck disable=SC2034,SC2154 # RULES, OTHER: read by run; t, rc, bin...: set by cli.sh, lib.sh
+
+# Coldplug of a fake sysfs: 16 "CPUs" with the same modalias, devices in a
+# modalias file-less uevent: one load per module.
+t_coldplug() {
+	setup 'cpumod alias=cpu:type:x86,ven*fam*mod*:feature:*0001*\nplat alias=platform:thing\n'
+	i=0
+	while [ $i -lt 16 ]; do
+		mkdir -p "$t/sys/devices/system/cpu/cpu$i"
+		printf 'DRIVER=processor\nMODALIAS=cpu:type:x86,ven0000fam0006mod003F:feature:,0000,0001,0002\n' \
+			>"$t/sys/devices/system/cpu/cpu$i/uevent"
+		i=$((i + 1))
+	done
+	mkdir -p "$t/sys/devices/platform/thing.0" "$t/sys/devices/platform/other"
+	echo 'MODALIAS=platform:thing' >"$t/sys/devices/platform/thing.0/uevent"
+	echo 'MODALIAS=platform:nobody' >"$t/sys/devices/platform/other/uevent"
+	ln -s ../../devices "$t/sys/devices/platform/loop"
+	run --coldplug --settle-ms 50
+	check "exit 0" eq "$rc" 0
+	check "2 calls" eq "$(calls)" 2
+	check "coldplug requests" eq "$(jq .requests.by_source.coldplug "$t/r.json")" 18
+	check "unmatched" eq "$(jq .requests.unmatched "$t/r.json")" 1
+	check "collapsed" eq "$(jq .duplicates_collapsed "$t/r.json")" 15
+}
+
+# A driver coldplug matched whose init() finds no device (ENODEV) is
+# reported but not a failure; the same module asked for by name is. A DMI
+# modalias (slashes in its date) is looked up, not refused.
+t_no_device() {
+	setup 'nodev alias=platform:nodev\nkid nodev alias=platform:kid\nok alias=dmi:*svnQEMU*\n'
+	mkdir -p "$t/sys/devices/platform/x" "$t/sys/devices/platform/y" "$t/sys/devices/virtual/dmi/id"
+	echo 'MODALIAS=platform:nodev' >"$t/sys/devices/platform/x/uevent"
+	echo 'MODALIAS=platform:kid' >"$t/sys/devices/platform/y/uevent"
+	echo 'MODALIAS=dmi:bvnSeaBIOS:bd04/01/2014:svnQEMU:pnStandardPC(i440FX+PIIX,1996):' \
+		>"$t/sys/devices/virtual/dmi/id/uevent"
+	RULES=nodev:19:0
+	run --coldplug --settle-ms 20
+	check "exit 0" eq "$rc" 0
+	check "ok loaded through the DMI alias" eq "$(starts ok)" 1
+	check "nodev failed" eq "$(state nodev)" failed
+	check "no_device" eq "$(jq '.modules[] | select(.name=="nodev") | .no_device' "$t/r.json")" true
+	check "kid skipped, no_device" eq "$(jq -r '.modules[] | select(.name=="kid") | "\(.state) \(.no_device)"' "$t/r.json")" "skipped true"
+	check "nothing refused" eq "$(jq .requests.refused "$t/r.json")" 0
+	run --coldplug --settle-ms 20 nodev
+	check "asked by name: exit 1" eq "$rc" 1
+	# skipped for a dependency that hung, not for one that found no device:
+	# a problem, not news (and never on the no-device blacklist)
+	setup 'slow\nhkid slow alias=cpu:type:x86,ven*fam*mod*:feature:*0001*\n'
+	mkdir -p "$t/sys/devices/system/cpu/cpu0"
+	echo 'MODALIAS=cpu:type:x86,ven0000fam0006mod003F:feature:,0000,0001' \
+		>"$t/sys/devices/system/cpu/cpu0/uevent"
+	RULES=slow:0:30000
+	run --coldplug --settle-ms 20 -t 1 --nodev-blacklist "$t/bl.conf"
+	check "hung dependency: exit 1" eq "$rc" 1
+	check "hung dependency: skipped, not no_device" eq \
+		"$(jq -r '.modules[] | select(.name=="hkid") | "\(.state) \(.no_device)"' "$t/r.json")" "skipped false"
+	check "hung dependency: not blacklisted" test ! -e "$t/bl.conf"
+}
+
+# --nodev-blacklist: a driver only CPUs asked for whose init() said ENODEV
+# is blacklisted (appended, so an earlier run's lines stay); one a platform
+# device asked for too, one that failed otherwise, and a name given on the
+# command line are not. The next run leaves the blacklisted one alone but
+# still loads it by name; modpreload.nodev=0 writes nothing.
+t_nodev() {
+	setup 'cpunodev alias=cpu:type:x86,ven*fam*mod*:feature:*0001*\nshared alias=cpu:type:x86,ven*fam*mod*:feature:*0002*\ncpubusy alias=cpu:type:x86,ven*fam*mod*:feature:*0001*\ncpulate alias=cpu:type:x86,ven*fam*mod*:feature:*0001*\ncpuexist alias=cpu:type:x86,ven*fam*mod*:feature:*0001*\nedacdep\nedac edacdep alias=cpu:type:x86,ven*fam*mod*:feature:*0002*\nfreq alias=acpi*:LNXCPU:*\n'
+	# "shared" stands for a driver that a PCI device's alias matches too
+	printf 'alias platform:shared shared\n' >"$t/root/etc/modprobe.d/alias.conf"
+	i=0
+	while [ $i -lt 4 ]; do
+		mkdir -p "$t/sys/devices/system/cpu/cpu$i"
+		echo 'MODALIAS=cpu:type:x86,ven0000fam0006mod003F:feature:,0000,0001,0002' \
+			>"$t/sys/devices/system/cpu/cpu$i/uevent"
+		i=$((i + 1))
+	done
+	# the ACPI processor objects: acpi-cpufreq and pcc-cpufreq match them
+	mkdir -p "$t/sys/devices/LNXSYSTM:00/LNXCPU:00"
+	echo 'MODALIAS=acpi:LNXCPU:' >"$t/sys/devices/LNXSYSTM:00/LNXCPU:00/uevent"
+	mkdir -p "$t/sys/devices/platform/s"
+	echo 'MODALIAS=platform:shared' >"$t/sys/devices/platform/s/uevent"
+	bl=$t/root/etc/modprobe.d/nodev.conf
+	# cpuexist: an init() that says EEXIST (pcc_cpufreq while another
+	# cpufreq driver is registered) has loaded nothing: not "live"
+	RULES=cpunodev:19:0,shared:19:0,cpubusy:16:0,edacdep:19:0,freq:19:0,cpuexist:17:0
+	run --coldplug --settle-ms 20 --nodev-blacklist "$bl"
+	check "exit 1 (cpubusy)" eq "$rc" 1
+	check "each tried once" eq "$(calls)" 7
+	check "cpuexist failed" eq "$(state cpuexist)" failed
+	check "cpuexist: EEXIST" eq "$(jq -r '.modules[] | select(.name=="cpuexist") | .error' "$t/r.json")" EEXIST
+	check "edac skipped" eq "$(state edac)" skipped
+	# edac, not edacdep: what the CPU asks for, whose dependency said ENODEV
+	check "blacklisted" eq "$(grep '^blacklist' "$bl" | sort | tr '\n' ' ')" \
+		"blacklist cpuexist blacklist cpunodev blacklist edac blacklist freq "
+	check "how to undo it, said" grep -q '^# Delete this file' "$bl"
+	check "logged" grep -q "4 drivers that found no device for any CPU blacklisted" "$t/err"
+	# the next run (the booted system's after the initramfs's): cpunodev
+	# is left alone, what it finds is appended
+	: >"$t/log"
+	rm -rf "$t/sys/module/cpulate"
+	RULES=shared:19:0,cpubusy:16:0,cpulate:19:0,edacdep:19:0,freq:19:0
+	run --coldplug --settle-ms 20 --nodev-blacklist "$bl"
+	check "cpunodev not asked again" eq "$(starts cpunodev)" 0
+	check "cpuexist not asked again" eq "$(starts cpuexist)" 0
+	check "edacdep not asked again" eq "$(starts edacdep)" 0
+	check "freq not asked again" eq "$(starts freq)" 0
+	check "shared asked again" eq "$(starts shared)" 1
+	check "appended" eq "$(grep -v '^#' "$bl" | tail -n 1)" "blacklist cpulate"
+	check "one header" eq "$(grep -c '^# Delete this file' "$bl")" 1
+	: >"$t/log"
+	run cpunodev
+	check "by name it is still tried" eq "$(starts cpunodev)" 1
+	rm -f "$bl"
+	echo 'modpreload.nodev=0' >"$t/cmdline"
+	run --coldplug --settle-ms 20 --nodev-blacklist "$bl"
+	check "modpreload.nodev=0: no file" test ! -e "$bl"
+	check "modpreload.nodev=0 is not a module option" eq "$(grep -c modpreload "$t/log")" 0
+}
+
+# Devices that appear while loading (a bus driver's children) get their
+# modules too, found by the final rescan when no uevent is heard (the
+# shim's devices announce nothing), two levels deep, each module once.
+t_second_level() {
+	setup 'bus alias=cpu:type:x86,ven*fam*mod*:feature:*0001*\nleaf alias=platform:leaf\nleaflib\nleaf2 leaflib alias=platform:leaf2\n'
+	i=0
+	while [ $i -lt 8 ]; do
+		mkdir -p "$t/sys/devices/system/cpu/cpu$i"
+		echo 'MODALIAS=cpu:type:x86,ven0000fam0006mod003F:feature:,0000,0001' \
+			>"$t/sys/devices/system/cpu/cpu$i/uevent"
+		i=$((i + 1))
+	done
+	MP_SHIM_SPAWN='bus=platform/leaf.0=platform:leaf;bus=platform/leaf.1=platform:leaf;leaf=platform/leaf.0/sub=platform:leaf2'
+	export MP_SHIM_SPAWN
+	run --coldplug --settle-ms 50
+	unset MP_SHIM_SPAWN
+	check "exit 0" eq "$rc" 0
+	check "4 calls" eq "$(calls)" 4
+	for m in bus leaf leaflib leaf2; do check "$m once" eq "$(starts $m)" 1; done
+	check "bus before leaf" before bus leaf
+	check "leaf before leaf2" before leaf leaf2
+	check "rescan requests" eq "$(jq .requests.by_source.uevent "$t/r.json")" 3
+}
