@@ -13,7 +13,7 @@ top=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$top/harness/itools/host.sh"
 name=itools-fail
 
-if ! it_setup; then
+if ! deb_setup; then
 	echo "FAIL: vm/$name: setup failed (see build/vm/itools/setup.log)"
 	exit 0
 fi
@@ -22,22 +22,22 @@ if ! it_image failing yes "$lists"; then
 	echo "FAIL: vm/$name: mkinitramfs could not build the image (see build/vm/itools/logs/)"
 	exit 0
 fi
-res=$DR_WORK/logs/failing.txt
+res=$DEB_WORK/logs/failing.txt
 rc=0
-dr_boot "$res" "$DR_WORK/logs/failing.serial" "$DR_WORK/img/failing.img" 4 \
+deb_boot "$res" "$DEB_WORK/logs/failing.serial" "$DEB_WORK/img/failing.img" 4 \
 	"rd.modpreload.timeout=5 rd.modpreload.jobs=1 rd.modpreload.modules=mpt_params mpt_params.value=7" 420 || rc=$?
-[ "$rc" = 0 ] || dr_fail "$(mpt_boot_why "$rc" "$res") (see $DR_WORK/logs/failing.serial)"
-dr_check_root "$res"
-dr_check_failing "$res" report_run
+[ "$rc" = 0 ] || fail "$(mpt_boot_why "$rc" "$res") (see $DEB_WORK/logs/failing.serial)"
+deb_check_root "$res"
+deb_check_failing "$res" report_run
 inflight=$(mpt_num finit_max_inflight.modpreload "$res")
 if [ "$inflight" -lt 1 ] || [ "$inflight" -gt 2 ]; then
-	dr_fail "rd.modpreload.jobs=1: up to $inflight of modpreload's loads in the kernel at once"
+	fail "rd.modpreload.jobs=1: up to $inflight of modpreload's loads in the kernel at once"
 fi
-dr_eq "mpt_params load attempts" "$(mpt_num load.mpt_params "$res")" 1
-dr_eq "mpt_params.value" "$(mpt_get param.mpt_params.value "$res")" 7
+eq "mpt_params load attempts" "$(mpt_num load.mpt_params "$res")" 1
+eq "mpt_params.value" "$(mpt_get param.mpt_params.value "$res")" 7
 case ,$(mpt_get loaded_by.modpreload "$res"), in
 *,mpt_params,*) ;;
-*) dr_fail "rd.modpreload.modules=mpt_params was not loaded by modpreload" ;;
+*) fail "rd.modpreload.modules=mpt_params was not loaded by modpreload" ;;
 esac
-dr_details "initramfs-tools, modpreload, failing modules, jobs=1, 4 vCPUs" "$res"
-dr_verdict "$name/4cpu" "$(mpt_num finit_enter "$res") calls for $(mpt_num load_modules "$res") modules, 1 failed, 1 hung"
+deb_details "initramfs-tools, modpreload, failing modules, jobs=1, 4 vCPUs" "$res"
+verdict "$name/4cpu" "$(mpt_num finit_enter "$res") calls for $(mpt_num load_modules "$res") modules, 1 failed, 1 hung"
