@@ -18,6 +18,8 @@
 #                            none); DRIVERS: dracut --drivers (default: what
 #                            --no-hostonly takes, plus $DEB_MPT);
 #                            DR_DRACUT_ARGS: more dracut arguments
+#   dr_conf_failing          prints a directory with a modpreload.d list
+#                            naming mpt_fail_child and mpt_hang_child
 #   dr_prepare_image NAME INIT PRELOAD [CONFDIR [DRIVERS]]
 #                            deb_prepare and dr_image, or the case's FAIL
 #                            line and exit
@@ -95,6 +97,13 @@ dr_image() {
 	mv "$_dr_img.tmp" "$_dr_img"
 	echo "$_dr_key" >"$_dr_img.key"
 	deb_log "$_dr_name: $(du -k "$_dr_img" | cut -f1) KiB in $(($(date +%s) - _dr_t0)) s"
+}
+
+dr_conf_failing() {
+	mkdir -p "$DEB_WORK/conf-failing"
+	printf '# dracut-shell.sh: modules whose dependencies fail or hang\nmpt_fail_child\nmpt_hang_child\n' \
+		>"$DEB_WORK/conf-failing/50-mpt-failing.conf"
+	echo "$DEB_WORK/conf-failing"
 }
 
 dr_prepare_image() {

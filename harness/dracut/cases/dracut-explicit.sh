@@ -17,25 +17,14 @@ top=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$top/harness/dracut/host.sh"
 name=dracut-explicit
 
-if ! deb_setup; then
-	echo "FAIL: vm/$name: setup failed (see build/vm/dracut/setup.log)"
-	exit 0
-fi
-if ! dr_image systemd-explicit systemd-explicit yes; then
-	echo "FAIL: vm/$name: dracut could not build the image (see build/vm/dracut/logs/)"
-	exit 0
-fi
+dr_prepare_image systemd-explicit systemd-explicit yes
 img=$DEB_WORK/img/systemd-explicit.img
 # what dracut put in (its log is rewritten only when the image is)
 grep -q 'Including module: dracut-systemd ' "$DEB_WORK/logs/systemd-explicit.dracut.log" ||
 	fail "the image has no dracut-systemd"
 res=$DEB_WORK/logs/systemd-explicit-4.txt
-rc=0
-deb_boot "$res" "$DEB_WORK/logs/systemd-explicit-4.serial" "$img" 4 "" 420 || rc=$?
-[ "$rc" = 0 ] || fail "$(mpt_boot_why "$rc" "$res") (see $DEB_WORK/logs/systemd-explicit-4.serial)"
-deb_check_root "$res"
-deb_check_once "$res"
-deb_check_preloaded "$res"
+deb_run "$res" "$img" 4 ""
+deb_check_with "$res" report
 deb_details "systemd from an explicit list, modpreload, 4 vCPUs" "$res"
 verdict "$name/explicit-4cpu" "$(mpt_num finit_enter "$res") calls for $(mpt_num load_modules "$res") modules"
 

@@ -15,35 +15,20 @@
 # A few seconds once the images of the other dracut-* cases exist.
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
+# shellcheck source=harness/dracut/host.sh
 . "$top/harness/dracut/host.sh"
+# shellcheck source=harness/lib/scenarios/install.sh
+. "$top/harness/lib/scenarios/install.sh"
 name=dracut-install
 
-if ! deb_setup; then
-	echo "FAIL: vm/$name: setup failed (see build/vm/dracut/setup.log)"
-	exit 0
-fi
+deb_prepare
 tmp=$(mktemp -d "$DEB_WORK/tmp/install.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
 # --- make-install ---------------------------------------------------------
-mod=usr/lib/dracut/modules.d/90modpreload
-if ! make -s -C "$top" install-dracut DESTDIR="$tmp/d1" >"$tmp/make.log" 2>&1; then
-	fail "make install-dracut failed: $(tail -n 3 "$tmp/make.log")"
-fi
-for f in module-setup.sh modpreload-pre-udev.sh; do
-	if [ ! -x "$tmp/d1/$mod/$f" ]; then
-		fail "no executable $mod/$f"
-	elif ! cmp -s "$tmp/d1/$mod/$f" "$top/dracut-module/90modpreload/$f"; then
-		fail "$mod/$f differs from the source"
-	fi
-done
-make -s -C "$top" install-dracut DESTDIR="$tmp/d2" PREFIX=/opt/mp >/dev/null 2>&1
-[ -f "$tmp/d2/opt/mp/lib/dracut/modules.d/90modpreload/module-setup.sh" ] ||
-	fail "PREFIX=/opt/mp not honoured"
-make -s -C "$top" install-dracut DESTDIR="$tmp/d3" DRACUTDIR=/x/modules.d >/dev/null 2>&1
-[ -f "$tmp/d3/x/modules.d/90modpreload/module-setup.sh" ] || fail "DRACUTDIR not honoured"
-make -n -C "$top" install DESTDIR="$tmp/d4" 2>/dev/null | grep -q '90modpreload' ||
-	fail "make install does not install the dracut module"
+scenario_make_install install-dracut usr/lib/dracut/modules.d/90modpreload dracut-module/90modpreload \
+	"module-setup.sh modpreload-pre-udev.sh" lib/dracut/modules.d/90modpreload/module-setup.sh \
+	DRACUTDIR=/x/modules.d 90modpreload/module-setup.sh 90modpreload "the dracut module"
 verdict "$name/make-install"
 
 # --- check ----------------------------------------------------------------
@@ -55,10 +40,7 @@ eq "check() with it" "$(MODPRELOAD_BIN=$DEB_BIN bash -c "$chk" x "$ms")" 255
 verdict "$name/check"
 
 # --- image ----------------------------------------------------------------
-conf=$DEB_WORK/conf-failing
-mkdir -p "$conf"
-printf '# dracut-shell.sh: modules whose dependencies fail or hang\nmpt_fail_child\nmpt_hang_child\n' \
-	>"$conf/50-mpt-failing.conf"
+conf=$(dr_conf_failing)
 if ! dr_image systemd systemd yes || ! dr_image shell-failing shell yes "$conf"; then
 	echo "FAIL: vm/$name/image: dracut could not build the images (see $DEB_WORK/logs/)"
 	exit 0
@@ -93,28 +75,13 @@ if [ ! -x "$root/bin/sh" ] || [ ! -f "$root/lib/dracut-lib.sh" ]; then
 	exit 0
 fi
 hook=/lib/dracut/hooks/pre-udev/05-modpreload-pre-udev.sh
-# stub STATUS: a stand-in for /usr/sbin/modpreload that records its
-# arguments and the command line file it was given, then ends with STATUS
-# ("segv": killed by SIGSEGV; "none": no binary at all).
-# shellcheck disable=SC2016 # the stand-in's own code, expanded when it runs
-stub() {
-	rm -f "$root/usr/sbin/modpreload" "$root/run/stub.args" "$root/run/stub.cmdline"
-	[ "$1" = none ] && return
-	{
-		echo '#!/bin/sh'
-		echo 'echo "$*" >/run/stub.args'
-		echo 'while [ $# -gt 1 ]; do [ "$1" = --cmdline ] && cat "$2" >/run/stub.cmdline; shift; done'
-		if [ "$1" = segv ]; then echo 'kill -SEGV $$'; else echo "exit $1"; fi
-	} >"$root/usr/sbin/modpreload"
-	chmod 755 "$root/usr/sbin/modpreload"
-}
 # source_hook: what the init does, then proof that the shell went on
 # shellcheck disable=SC2016 # expanded in the chroot
 src='. /lib/dracut-lib.sh; . '"$hook"'; echo "after=$? left=${_mp_rc-}${_mp_dir-}"'
 mkdir -p "$root/etc/cmdline.d" "$root/run"
 echo "rd.modpreload.modules=mpt_params" >"$root/etc/cmdline.d/50-test.conf"
 for st in 0 1 2 3 segv none; do
-	stub "$st"
+	install_stub "$root" "$st"
 	out=$(chroot "$root" /bin/sh -c "$src" 2>"$tmp/hook.err")
 	eq "shell after the hook (modpreload: $st)" "$out" "after=0 left="
 	if [ "$st" = none ]; then
@@ -130,7 +97,7 @@ for st in 0 1 2 3 segv none; do
 		grep -q 'Warning: modpreload' "$tmp/hook.err" || fail "no warning for status $st"
 	fi
 done
-stub 0
+install_stub "$root" 0
 echo "rd.modpreload=0" >"$root/etc/cmdline.d/60-off.conf"
 out=$(chroot "$root" /bin/sh -c "$src" 2>/dev/null)
 eq "shell after the hook (rd.modpreload=0)" "$out" "after=0 left="

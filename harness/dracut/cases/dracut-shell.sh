@@ -12,29 +12,15 @@ top=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$top/harness/dracut/host.sh"
 name=dracut-shell
 
-if ! deb_setup; then
-	echo "FAIL: vm/$name: setup failed (see build/vm/dracut/setup.log)"
-	exit 0
-fi
-conf=$DEB_WORK/conf-failing
-mkdir -p "$conf"
-printf '# dracut-shell.sh: modules whose dependencies fail or hang\nmpt_fail_child\nmpt_hang_child\n' \
-	>"$conf/50-mpt-failing.conf"
-if ! dr_image shell-failing shell yes "$conf"; then
-	echo "FAIL: vm/$name: dracut could not build the image (see build/vm/dracut/logs/)"
-	exit 0
-fi
+dr_prepare_image shell-failing shell yes "$(dr_conf_failing)"
 img=$DEB_WORK/img/shell-failing.img
 if ! lsinitrd "$img" 2>/dev/null | grep -q ' etc/modpreload.d/50-mpt-failing.conf$' ||
 	lsinitrd "$img" 2>/dev/null | grep -q ' usr/lib/systemd/systemd$'; then
-	echo "FAIL: vm/$name: the image lacks the list, or has systemd as init"
-	exit 0
+	fail_all "the image lacks the list, or has systemd as init"
 fi
 
 res=$DEB_WORK/logs/shell-8.txt
-rc=0
-deb_boot "$res" "$DEB_WORK/logs/shell-8.serial" "$img" 8 "rd.modpreload.timeout=5" 420 || rc=$?
-[ "$rc" = 0 ] || fail "$(mpt_boot_why "$rc" "$res") (see $DEB_WORK/logs/shell-8.serial)"
+deb_run "$res" "$img" 8 "rd.modpreload.timeout=5"
 deb_check_root "$res"
 deb_check_failing "$res"
 eq "vCPUs" "$(mpt_get ncpus "$res")" 8

@@ -17,34 +17,20 @@
 # About 2 minutes when the images must be built, seconds otherwise.
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
+# shellcheck source=harness/itools/host.sh
 . "$top/harness/itools/host.sh"
+# shellcheck source=harness/lib/scenarios/install.sh
+. "$top/harness/lib/scenarios/install.sh"
 name=itools-install
 
-if ! deb_setup; then
-	echo "FAIL: vm/$name: setup failed (see build/vm/itools/setup.log)"
-	exit 0
-fi
+deb_prepare
 tmp=$(mktemp -d "$DEB_WORK/tmp/install.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
 # --- make-install ---------------------------------------------------------
-it=usr/share/initramfs-tools
-if ! make -s -C "$top" install-initramfs-tools DESTDIR="$tmp/d1" >"$tmp/make.log" 2>&1; then
-	fail "make install-initramfs-tools failed: $(tail -n 3 "$tmp/make.log")"
-fi
-for f in hooks/modpreload scripts/init-top/modpreload; do
-	if [ ! -x "$tmp/d1/$it/$f" ]; then
-		fail "no executable $it/$f"
-	elif ! cmp -s "$tmp/d1/$it/$f" "$top/initramfs-tools/$f"; then
-		fail "$it/$f differs from the source"
-	fi
-done
-make -s -C "$top" install-initramfs-tools DESTDIR="$tmp/d2" PREFIX=/opt/mp >/dev/null 2>&1
-[ -x "$tmp/d2/opt/mp/share/initramfs-tools/hooks/modpreload" ] || fail "PREFIX=/opt/mp not honoured"
-make -s -C "$top" install-initramfs-tools DESTDIR="$tmp/d3" ITOOLSDIR=/x/it >/dev/null 2>&1
-[ -x "$tmp/d3/x/it/scripts/init-top/modpreload" ] || fail "ITOOLSDIR not honoured"
-make -n -C "$top" install DESTDIR="$tmp/d4" 2>/dev/null | grep -q 'initramfs-tools/hooks/modpreload' ||
-	fail "make install does not install the initramfs-tools hook"
+scenario_make_install install-initramfs-tools usr/share/initramfs-tools initramfs-tools \
+	"hooks/modpreload scripts/init-top/modpreload" share/initramfs-tools/hooks/modpreload \
+	ITOOLSDIR=/x/it scripts/init-top/modpreload initramfs-tools/hooks/modpreload "the initramfs-tools hook"
 verdict "$name/make-install"
 
 # --- image ----------------------------------------------------------------
@@ -85,21 +71,6 @@ verdict "$name/image"
 root=$tmp/with
 mkdir -p "$root/dev" "$root/proc" "$root/run" "$root/conf"
 : >"$root/dev/null"
-# stub STATUS: a stand-in for /usr/sbin/modpreload that records its
-# arguments and the command line file it was given, then ends with STATUS
-# ("segv": killed by SIGSEGV; "none": no binary at all).
-# shellcheck disable=SC2016 # the stand-in's own code, expanded when it runs
-stub() {
-	rm -f "$root/usr/sbin/modpreload" "$root/run/stub.args" "$root/run/stub.cmdline"
-	[ "$1" = none ] && return
-	{
-		echo '#!/bin/sh'
-		echo 'echo "$*" >/run/stub.args'
-		echo 'while [ $# -gt 1 ]; do [ "$1" = --cmdline ] && cat "$2" >/run/stub.cmdline; shift; done'
-		if [ "$1" = segv ]; then echo 'kill -SEGV $$'; else echo "exit $1"; fi
-	} >"$root/usr/sbin/modpreload"
-	chmod 755 "$root/usr/sbin/modpreload"
-}
 # run_script [BLACKLIST]: as /init does, with its exported quiet and
 # blacklist; prints the status, the console output goes to $root/run/console
 run_script() {
@@ -111,7 +82,7 @@ run_script() {
 echo "console=ttyS0 root=/dev/vda mpt_params.value=7" >"$root/proc/cmdline"
 printf '# options go to load_modules\nmpt_params value=3\nmpt_drv\n\nmpt_drv2\n' >"$root/conf/modules"
 for st in 0 1 2 3 segv none; do
-	stub "$st"
+	install_stub "$root" "$st"
 	eq "status (modpreload: $st)" "$(run_script a,b)" "status=0"
 	if [ "$st" = none ]; then
 		grep -q 'modpreload is missing' "$root/dev/kmsg" || fail "no kernel log line about the missing binary"
@@ -139,7 +110,7 @@ for st in 0 1 2 3 segv none; do
 		;;
 	esac
 done
-stub 0
+install_stub "$root" 0
 run_script >/dev/null
 eq "no blacklist=" "$(cat "$root/run/stub.cmdline" 2>/dev/null)" "console=ttyS0 root=/dev/vda mpt_params.value=7 "
 # udevd started before it (a PREREQ gone wrong): said, and loaded anyway

@@ -14,25 +14,16 @@ top=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$top/harness/itools/host.sh"
 name=itools-storm
 
-if ! deb_setup; then
-	echo "FAIL: vm/$name: setup failed (see build/vm/itools/setup.log)"
-	exit 0
-fi
+it_prepare_image with yes
 # the storm without modpreload: make check-full's (MP_FULL=1)
 full=${MP_FULL:-0}
-if ! it_image with yes || { [ "$full" = 1 ] && ! it_image without no; }; then
-	echo "FAIL: vm/$name: mkinitramfs could not build the images (see build/vm/itools/logs/)"
-	exit 0
-fi
+[ "$full" != 1 ] || it_image without no ||
+	fail_all "mkinitramfs could not build the images (see $DEB_WORK/logs/)"
 
 for smp in ${MP_ITOOLS_CPUS:-8}; do
 	res=$DEB_WORK/logs/with-$smp.txt
-	rc=0
-	deb_boot "$res" "$DEB_WORK/logs/with-$smp.serial" "$DEB_WORK/img/with.img" "$smp" "" 420 || rc=$?
-	[ "$rc" = 0 ] || fail "$(mpt_boot_why "$rc" "$res") (see $DEB_WORK/logs/with-$smp.serial)"
-	deb_check_root "$res"
-	deb_check_once "$res"
-	deb_check_preloaded "$res" report_run
+	deb_run "$res" "$DEB_WORK/img/with.img" "$smp" ""
+	deb_check_with "$res" report_run
 	eq "vCPUs" "$(mpt_get ncpus "$res")" "$smp"
 	mods=$(mpt_num load_modules "$res")
 	deb_details "initramfs-tools, modpreload, $smp vCPUs" "$res"
@@ -41,17 +32,8 @@ for smp in ${MP_ITOOLS_CPUS:-8}; do
 
 	[ "$full" = 1 ] || continue
 	res=$DEB_WORK/logs/without-$smp.txt
-	rc=0
-	deb_boot "$res" "$DEB_WORK/logs/without-$smp.serial" "$DEB_WORK/img/without.img" "$smp" "" 420 || rc=$?
-	[ "$rc" = 0 ] || fail "$(mpt_boot_why "$rc" "$res") (see $DEB_WORK/logs/without-$smp.serial)"
-	deb_check_root "$res"
-	eq "report" "$(mpt_get report_run "$res")" absent
-	eq "finit_module calls by modpreload" "$(mpt_num finit_by.modpreload "$res")" 0
-	[ "$(deb_udev_calls "$res")" -gt 0 ] || fail "udev loaded nothing"
-	[ "$(mpt_num finit_eexist "$res")" -gt 0 ] || fail "no EEXIST: the storm this compares with did not happen"
-	eq "modules loaded (same as with modpreload)" "$(mpt_num load_modules "$res")" "$mods"
-	eq "modules loaded twice" "$(mpt_num load_dups "$res")" 0
-	deb_check_chain "$res"
+	deb_run "$res" "$DEB_WORK/img/without.img" "$smp" ""
+	deb_check_without "$res" report_run "$mods"
 	deb_details "initramfs-tools, without modpreload, $smp vCPUs" "$res"
 	deb_figure "initramfs-tools $smp without" "$res"
 	verdict "$name/without-${smp}cpu" "udev: $(mpt_num finit_enter "$res") calls, $(mpt_num finit_eexist "$res") EEXIST for $(mpt_num load_modules "$res") modules"

@@ -97,12 +97,8 @@ else
 	grep -qx 'scripts/init-top/modpreload' "$DEB_WORK/logs/itools.list" || fail "no init-top script in the image"
 	cp "$img" "$DEB_WORK/img/itools.img"
 	res=$DEB_WORK/logs/itools-8.txt
-	rc=0
-	deb_boot "$res" "$DEB_WORK/logs/itools-8.serial" "$DEB_WORK/img/itools.img" 8 "" 420 || rc=$?
-	[ "$rc" = 0 ] || fail "$(mpt_boot_why "$rc" "$res") (see $DEB_WORK/logs/itools-8.serial)"
-	deb_check_root "$res"
-	deb_check_once "$res"
-	deb_check_preloaded "$res" report_run
+	deb_run "$res" "$DEB_WORK/img/itools.img" 8 ""
+	deb_check_with "$res" report_run
 	deb_details "package, initramfs-tools, 8 vCPUs" "$res"
 	verdict "$name/itools-8cpu" "$(mpt_num finit_enter "$res") calls for $(mpt_num load_modules "$res") modules"
 fi
@@ -118,11 +114,7 @@ fi
 DEB_CPU_MOD=aesni_intel
 cp "$root$dimg" "$DEB_WORK/img/dracut.img"
 res=$DEB_WORK/logs/dracut-8.txt
-rc=0
-deb_boot "$res" "$DEB_WORK/logs/dracut-8.serial" "$DEB_WORK/img/dracut.img" 8 "" 420 || rc=$?
-[ "$rc" = 0 ] || fail "$(mpt_boot_why "$rc" "$res") (see $DEB_WORK/logs/dracut-8.serial)"
-deb_check_root "$res"
-deb_check_once "$res"
-deb_check_preloaded "$res" report
+deb_run "$res" "$DEB_WORK/img/dracut.img" 8 ""
+deb_check_with "$res" report
 deb_details "package, dracut, 8 vCPUs" "$res"
 verdict "$name/dracut-8cpu" "$(mpt_num finit_enter "$res") calls for $(mpt_num load_modules "$res") modules"
