@@ -54,8 +54,8 @@ bt_rootdisk() {
 		sha256sum "$DEB_BIN" "$top"/systemd/* "$top/harness/booted/guest/booted-report.sh"
 		sha256sum "$DEB_TREE/modules.dep"
 		echo "modules-load.d: mpt_params"
-	} | sed "s|$top||g" | sha256sum | cut -d' ' -f1)
-	if [ -f "$BT_DISK" ] && [ "$(cat "$BT_DISK.key" 2>/dev/null)" = "$_bt_key" ]; then
+	} | deb_key)
+	if deb_fresh "$BT_DISK" "$_bt_key"; then
 		return 0
 	fi
 	deb_log "building the root disk"

@@ -69,8 +69,8 @@ dr_image() {
 		sha256sum "$DEB_TREE/modules.dep" "$DEB_TREE"/extra/*.ko
 		echo "conf:"
 		deb_sum_dir "$_dr_conf"
-	} | sed "s|$top||g" | sha256sum | cut -d' ' -f1)
-	if [ -f "$_dr_img" ] && [ "$(cat "$_dr_img.key" 2>/dev/null)" = "$_dr_key" ]; then
+	} | deb_key)
+	if deb_fresh "$_dr_img" "$_dr_key"; then
 		return 0
 	fi
 	deb_log "building $_dr_name ($_dr_init, modpreload: $_dr_preload) with dracut"

@@ -74,8 +74,8 @@ it_image() {
 		sha256sum "$DEB_TREE/modules.dep" "$DEB_TREE"/extra/*.ko
 		echo "lists:"
 		deb_sum_dir "$_it_lists"
-	} | sed "s|$top||g" | sha256sum | cut -d' ' -f1)
-	if [ -f "$_it_img" ] && [ "$(cat "$_it_img.key" 2>/dev/null)" = "$_it_key" ]; then
+	} | deb_key)
+	if deb_fresh "$_it_img" "$_it_key"; then
 		return 0
 	fi
 	deb_log "building $_it_name (modpreload: $_it_preload) with mkinitramfs"

@@ -19,6 +19,9 @@
 #                            deb_boot (TIMEOUT 420 s), the serial log beside
 #                            RESULT (.serial for .txt); a failed boot is a
 #                            reason (verdict.sh's fail)
+#   deb_key                  stdin (what goes into a file, the tree's path
+#                            taken out) as a cache key
+#   deb_fresh FILE KEY       FILE is there and FILE.key is KEY
 #   deb_sum_dir DIR          the files of DIR by content, for cache keys
 #   deb_udev_calls RESULT    finit_module calls made by udev's workers
 # Checks over RESULT, each failed one a reason (harness/lib/verdict.sh):
@@ -108,6 +111,14 @@ deb_rootdisk() {
 	rm -f "$DEB_DISK.tmp"
 	mkfs.ext4 -q -F -L mptroot -d "$_db_d" "$DEB_DISK.tmp" 16M >&2 &&
 		mv "$DEB_DISK.tmp" "$DEB_DISK"
+}
+
+deb_key() {
+	sed "s|$top||g" | sha256sum | cut -d' ' -f1
+}
+
+deb_fresh() {
+	[ -f "$1" ] && [ "$(cat "$1.key" 2>/dev/null)" = "$2" ]
 }
 
 deb_sum_dir() {
