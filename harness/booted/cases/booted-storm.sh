@@ -21,6 +21,7 @@
 # first time (mmdebstrap, the image, the root disk).
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
+# shellcheck source=harness/booted/host.sh
 . "$top/harness/booted/host.sh"
 name=booted-storm
 smp=${MP_BOOTED_CPUS:-16}

@@ -13,6 +13,7 @@
 # About 2 minutes.
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
+# shellcheck source=harness/core/host.sh
 . "$top/harness/core/host.sh"
 work=$top/build/vm/core-faults
 name=core-faults

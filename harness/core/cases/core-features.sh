@@ -8,6 +8,7 @@
 # zstd and init_module.
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
+# shellcheck source=harness/core/host.sh
 . "$top/harness/core/host.sh"
 kernel=${1:-bookworm}
 comp=none

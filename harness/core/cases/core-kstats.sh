@@ -13,6 +13,7 @@
 # bytes), so the raw figures are printed, not compared.
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
+# shellcheck source=harness/core/host.sh
 . "$top/harness/core/host.sh"
 name=core-kstats
 work=$top/build/vm/core-kstats

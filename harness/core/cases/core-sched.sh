@@ -17,6 +17,7 @@
 # figures are make bench's.
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
+# shellcheck source=harness/core/host.sh
 . "$top/harness/core/host.sh"
 name=core-sched
 work=$top/build/vm/core-sched

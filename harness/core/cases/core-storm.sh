@@ -9,6 +9,7 @@
 #   trixie (6.12):    8 vCPUs, .ko.xz handed to the kernel (in-kernel xz)
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
+# shellcheck source=harness/core/host.sh
 . "$top/harness/core/host.sh"
 
 storm() { # kernel smp compression

@@ -14,6 +14,7 @@
 # One boot and two builds; about 2 minutes.
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
+# shellcheck source=harness/dracut/host.sh
 . "$top/harness/dracut/host.sh"
 name=dracut-explicit
 

@@ -9,6 +9,7 @@
 # everything else loaded once before udevd starts. About 1 minute.
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
+# shellcheck source=harness/dracut/host.sh
 . "$top/harness/dracut/host.sh"
 name=dracut-shell
 

@@ -9,6 +9,7 @@
 # about 2 minutes (plus ~15 s to build the image the first time).
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
+# shellcheck source=harness/dracut/host.sh
 . "$top/harness/dracut/host.sh"
 name=dracut-systemd
 

@@ -11,6 +11,7 @@
 # (plus ~1 minute per image the first time).
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
+# shellcheck source=harness/itools/host.sh
 . "$top/harness/itools/host.sh"
 name=itools-storm
 
