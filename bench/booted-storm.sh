@@ -37,8 +37,8 @@ done
 . "$top/harness/booted/host.sh"
 log() { printf 'booted-storm: %s\n' "$*" >&2; }
 
-bt_setup || { log "setup failed (see $DR_WORK/setup.log and $DR_WORK/logs/)"; exit 1; }
-out=$DR_WORK/bench
+bt_setup || { log "setup failed (see $DEB_WORK/setup.log and $DEB_WORK/logs/)"; exit 1; }
+out=$DEB_WORK/bench
 rm -rf "$out"
 mkdir -p "$out"
 median() {

@@ -35,14 +35,14 @@ done
 . "$top/harness/dracut/host.sh"
 log() { printf 'dracut-storm: %s\n' "$*" >&2; }
 
-dr_setup || { log "setup failed (see $DR_WORK/setup.log)"; exit 1; }
+deb_setup || { log "setup failed (see $DEB_WORK/setup.log)"; exit 1; }
 for init in $inits; do
 	# "systemd" is the tests' image too; "shell" here carries no lists
 	dr_image "$init" "$init" yes || exit 1
 	dr_image "$init-without" "$init" no || exit 1
 done
 
-out=$DR_WORK/bench
+out=$DEB_WORK/bench
 rm -rf "$out"
 mkdir -p "$out"
 # median FILE: the middle line of FILE's numbers
@@ -54,22 +54,22 @@ echo "|---|---|---|---|---|---|---|---|---|---|---|"
 for init in $inits; do
 	for smp in $smps; do
 		for variant in with without; do
-			img=$DR_WORK/img/$init.img
-			[ "$variant" = with ] || img=$DR_WORK/img/$init-without.img
+			img=$DEB_WORK/img/$init.img
+			[ "$variant" = with ] || img=$DEB_WORK/img/$init-without.img
 			cell=$out/$init-$smp-$variant
 			mkdir -p "$cell"
 			n=1
 			while [ "$n" -le "$runs" ]; do
 				r=$cell/run$n.txt
 				log "$init, $smp vCPUs, $variant modpreload, run $n"
-				if ! dr_boot "$r" "$cell/run$n.serial" "$img" "$smp" "" 600; then
+				if ! deb_boot "$r" "$cell/run$n.serial" "$img" "$smp" "" 600; then
 					log "  the boot failed: see $cell/run$n.serial"
 				fi
 				mpt_num finit_enter "$r" >>"$cell/calls"
 				mpt_num finit_eexist "$r" >>"$cell/eexist"
 				mpt_num finit_ebusy "$r" >>"$cell/ebusy"
 				mpt_num load_modules "$r" >>"$cell/modules"
-				dr_udev_calls "$r" >>"$cell/udev"
+				deb_udev_calls "$r" >>"$cell/udev"
 				mpt_get finit_last_s "$r" >>"$cell/last" || echo - >>"$cell/last"
 				mpt_get root_uptime "$r" >>"$cell/root" || echo - >>"$cell/root"
 				mpt_get host_wall_s "$r" >>"$cell/wall" || echo - >>"$cell/wall"

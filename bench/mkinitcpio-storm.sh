@@ -31,9 +31,9 @@ for smp in "$@"; do
 			continue
 		fi
 		printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$smp" "$hooks" \
-			"$(mkc_num load_modules "$o")" "$(mkc_num finit_enter "$o")" \
-			"$(mkc_num finit_eexist "$o")" "$(mkc_num finit_ebusy "$o")" \
-			"$(mkc_num "finit_by.(udev-worker)" "$o")" \
-			"$(mkc_get root_uptime "$o")" "$(mkc_get host_wall_s "$o")"
+			"$(mpt_num load_modules "$o")" "$(mpt_num finit_enter "$o")" \
+			"$(mpt_num finit_eexist "$o")" "$(mpt_num finit_ebusy "$o")" \
+			"$(mpt_num "finit_by.(udev-worker)" "$o")" \
+			"$(mpt_get root_uptime "$o")" "$(mpt_get host_wall_s "$o")"
 	done
 done

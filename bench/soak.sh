@@ -43,9 +43,9 @@ mkdir -p "$w"
 for k in $kinds; do
 	case $k in
 	dracut)
-		dr_setup || { log "dracut setup failed (see $DR_WORK/setup.log)"; exit 1; }
+		deb_setup || { log "dracut setup failed (see $DEB_WORK/setup.log)"; exit 1; }
 		dr_image systemd systemd yes || { log "dracut image failed"; exit 1; }
-		dr_img=$DR_WORK/img/systemd.img ;;
+		dr_img=$DEB_WORK/img/systemd.img ;;
 	mkinitcpio)
 		mkc_setup || { log "mkinitcpio setup failed"; exit 1; }
 		mkc_img=$(mkc_image with "base modpreload udev mpt" "ext4") || { log "mkinitcpio image failed"; exit 1; } ;;
@@ -66,7 +66,7 @@ boot() {
 	r=$w/$1-$2.txt l=$w/$1-$2.serial
 	rc=0
 	case $1 in
-	dracut) dr_boot "$r" "$l" "$dr_img" "$smp" "" 420 || rc=$? ;;
+	dracut) deb_boot "$r" "$l" "$dr_img" "$smp" "" 420 || rc=$? ;;
 	mkinitcpio)
 		mkc_boot "$mkc_img" "$smp" "" "$r" || rc=$?
 		l=$MKC_DIR/logs/$(basename "$r" .txt).log ;;

@@ -2,7 +2,8 @@
 # shellcheck disable=SC2154 # top: set by the script that sources this
 # Host side of the booted-* VM case and bench/booted-storm.sh: the whole
 # boot, initramfs and booted system. A dracut 059 image with 90modpreload
-# (harness/dracut/host.sh's dr_image, systemd init) boots Debian's 6.1
+# (harness/dracut/host.sh's dr_image, systemd init: the one thing taken from
+# another family, with harness/lib/debimage.sh's setup) boots Debian's 6.1
 # into a real Debian bookworm root with systemd 252 and udev, made from
 # Debian's packages by mmdebstrap (through the project's private apt
 # sources, cached as a tarball, harness/lib/debroot.sh), holding the kernel's full module tree, the
@@ -14,34 +15,34 @@
 # Source it after setting $top:
 #   . "$top/harness/booted/host.sh"
 #
-#   bt_setup            dr_setup in build/vm/booted, the root tarball, the
+#   bt_setup            deb_setup in build/vm/booted, the root tarball, the
 #                       dracut image, the root disk (status 1: see
-#                       $DR_WORK/setup.log and logs/)
+#                       $DEB_WORK/setup.log and logs/)
 #   bt_boot RESULT LOG SMP with|without [TIMEOUT]
 #                       boot a fresh copy of the root disk; "MPT:" lines to
 #                       RESULT. without: rd.modpreload=0 modpreload.enable=0,
 #                       the off switches of both halves
 #   bt_check_with RESULT / bt_check_without RESULT WITH_RESULT
-#                       the assertions (dr_fail reasons)
+#                       the assertions (harness/lib/verdict.sh's reasons)
 #   bt_figures RESULT   "initrd_calls initrd_loaded booted_calls
 #                       booted_loaded booted_failed udev_calls" on stdout
 # BT_MEM: guest RAM in MiB (default 2048; udevd's worker cap is RAM/128 MiB).
 # BT_MODPRELOAD_TIMEOUT: rd.modpreload.timeout= (default 900 s).
-# Needs mmdebstrap, e2fsprogs, systemctl, and what dracut-host.sh needs.
+# Needs mmdebstrap, e2fsprogs, systemctl, and what harness/dracut/host.sh needs.
 
 # shellcheck source=harness/dracut/host.sh
 . "$top/harness/dracut/host.sh"
 # shellcheck source=harness/lib/debroot.sh
 . "$top/harness/lib/debroot.sh"
 
-DR_WORK=$top/build/vm/booted
+DEB_WORK=$top/build/vm/booted
 BT_PKGS=systemd-sysv,udev,kmod
-BT_IMG=$DR_WORK/img/booted.img
-BT_DISK=$DR_WORK/booted-root.img
+BT_IMG=$DEB_WORK/img/booted.img
+BT_DISK=$DEB_WORK/booted-root.img
 
 bt_base() {
-	BT_BASE=$(mp_debroot "$BT_PKGS" "$DR_WORK/logs/mmdebstrap.log") || {
-		dr_log "mmdebstrap failed (see $DR_WORK/logs/mmdebstrap.log)"
+	BT_BASE=$(mp_debroot "$BT_PKGS" "$DEB_WORK/logs/mmdebstrap.log") || {
+		deb_log "mmdebstrap failed (see $DEB_WORK/logs/mmdebstrap.log)"
 		return 1
 	}
 }
@@ -50,27 +51,27 @@ bt_base() {
 bt_rootdisk() {
 	_bt_key=$({
 		echo "$BT_BASE"
-		sha256sum "$DR_BIN" "$top"/systemd/* "$top/harness/booted/guest/booted-report.sh"
-		sha256sum "$DR_TREE/modules.dep"
+		sha256sum "$DEB_BIN" "$top"/systemd/* "$top/harness/booted/guest/booted-report.sh"
+		sha256sum "$DEB_TREE/modules.dep"
 		echo "modules-load.d: mpt_params"
-	} | sed "s|$top||g" | sha256sum | cut -d' ' -f1)
-	if [ -f "$BT_DISK" ] && [ "$(cat "$BT_DISK.key" 2>/dev/null)" = "$_bt_key" ]; then
+	} | deb_key)
+	if deb_fresh "$BT_DISK" "$_bt_key"; then
 		return 0
 	fi
-	dr_log "building the root disk"
-	_bt_r=$DR_WORK/root
+	deb_log "building the root disk"
+	_bt_r=$DEB_WORK/root
 	rm -rf "$_bt_r"
 	mkdir -p "$_bt_r"
 	tar -xf "$BT_BASE" -C "$_bt_r" || return 1
 	mkdir -p "$_bt_r/usr/lib/modules" "$_bt_r/usr/lib/modpreload" "$_bt_r/mpt"
-	cp -al "$DR_TREE" "$_bt_r/usr/lib/modules/$KVER" || return 1
+	cp -al "$DEB_TREE" "$_bt_r/usr/lib/modules/$KVER" || return 1
 	# what `make install` puts there, from this tree
-	install -m 0755 "$DR_BIN" "$_bt_r/usr/sbin/modpreload"
+	install -m 0755 "$DEB_BIN" "$_bt_r/usr/sbin/modpreload"
 	install -m 0644 "$top/systemd/modpreload-coldplug.service" "$top/systemd/modpreload-save-report.service" \
 		"$_bt_r/usr/lib/systemd/system/"
 	install -m 0755 "$top/systemd/save-report" "$_bt_r/usr/lib/modpreload/save-report"
 	# the README's one-liner
-	systemctl --root="$_bt_r" enable modpreload-coldplug.service >>"$DR_WORK/setup.log" 2>&1 || return 1
+	systemctl --root="$_bt_r" enable modpreload-coldplug.service >>"$DEB_WORK/setup.log" 2>&1 || return 1
 	install -m 0755 "$top/harness/booted/guest/booted-report.sh" "$_bt_r/mpt/booted-report.sh"
 	cat >"$_bt_r/etc/systemd/system/mpt-report.service" <<'EOT'
 [Unit]
@@ -84,29 +85,29 @@ ExecStart=/mpt/booted-report.sh
 [Install]
 WantedBy=multi-user.target
 EOT
-	systemctl --root="$_bt_r" enable mpt-report.service >>"$DR_WORK/setup.log" 2>&1 || return 1
+	systemctl --root="$_bt_r" enable mpt-report.service >>"$DEB_WORK/setup.log" 2>&1 || return 1
 	# a list for systemd-modules-load, which modpreload takes over
 	echo mpt_params >"$_bt_r/etc/modules-load.d/mpt.conf"
 	# a known machine: no first-boot setup; no login prompts on the console
 	echo 5d1c0a8b2f3e4d6a9b7c8d9e0f1a2b3c >"$_bt_r/etc/machine-id"
 	echo mpt-booted >"$_bt_r/etc/hostname"
 	systemctl --root="$_bt_r" mask serial-getty@ttyS0.service getty@tty1.service \
-		>>"$DR_WORK/setup.log" 2>&1
+		>>"$DEB_WORK/setup.log" 2>&1
 	rm -f "$BT_DISK.tmp"
 	# a sparse image with room to spare for /var and the journal
 	_bt_mb=$(($(du -sm "$_bt_r" | cut -f1) * 5 / 4 + 256))
-	mkfs.ext4 -q -F -L mptroot -d "$_bt_r" "$BT_DISK.tmp" "${_bt_mb}M" >>"$DR_WORK/setup.log" 2>&1 || return 1
+	mkfs.ext4 -q -F -L mptroot -d "$_bt_r" "$BT_DISK.tmp" "${_bt_mb}M" >>"$DEB_WORK/setup.log" 2>&1 || return 1
 	mv "$BT_DISK.tmp" "$BT_DISK"
 	echo "$_bt_key" >"$BT_DISK.key"
 	rm -rf "$_bt_r"
 }
 
 bt_setup() {
-	DR_WORK=$top/build/vm/booted
-	dr_setup || return 1
+	DEB_WORK=$top/build/vm/booted
+	deb_setup || return 1
 	bt_base || return 1
 	# the marker hook, by content: dr_image's key sees its path
-	_bt_mark=$DR_WORK/marker-$(sha256sum <"$top/harness/booted/guest/booted-marker.sh" | cut -c1-12).sh
+	_bt_mark=$DEB_WORK/marker-$(sha256sum <"$top/harness/booted/guest/booted-marker.sh" | cut -c1-12).sh
 	cp "$top/harness/booted/guest/booted-marker.sh" "$_bt_mark"
 	DR_DRACUT_ARGS="--include $_bt_mark /usr/lib/dracut/hooks/pre-pivot/99-mpt-marker.sh"
 	dr_image booted systemd yes || return 1
@@ -126,11 +127,11 @@ bt_boot() { # RESULT LOG SMP with|without [TIMEOUT]
 	_bt_args="$_bt_args rd.modpreload.timeout=${BT_MODPRELOAD_TIMEOUT:-900}"
 	[ "$4" = without ] && _bt_args="$_bt_args rd.modpreload=0 modpreload.enable=0"
 	# each boot on a fresh copy: a root powered off with sysrq is not clean
-	cp --sparse=always "$BT_DISK" "$DR_WORK/boot.img" || return 2
+	cp --sparse=always "$BT_DISK" "$DEB_WORK/boot.img" || return 2
 	"$top/harness/lib/run.sh" -k "$KDIR/vmlinuz" -i "$BT_IMG" -s "$3" -m "${BT_MEM:-2048}" -t "${5:-900}" \
-		--disk "$DR_WORK/boot.img" -l "$2" -a "$_bt_args" >"$1" 2>"$2.host"
+		--disk "$DEB_WORK/boot.img" -l "$2" -a "$_bt_args" >"$1" 2>"$2.host"
 	_bt_rc=$?
-	rm -f "$DR_WORK/boot.img"
+	rm -f "$DEB_WORK/boot.img"
 	return "$_bt_rc"
 }
 
@@ -141,11 +142,11 @@ bt_in() {
 }
 
 bt_check_common() {
-	dr_eq "root's report ran" "$(mpt_get root_init "$1")" 1
-	dr_eq "marker at switch-root found" "$(mpt_get marker "$1")" 1
-	dr_eq "trace buffer complete" "$(mpt_get trace_entries "$1")" "$(mpt_get trace_written "$1")"
-	[ "$(mpt_num initrd.loads "$1")" -gt 0 ] || dr_fail "no module_load events in the initramfs (trace missing?)"
-	[ "$(mpt_num booted.loads "$1")" -gt 0 ] || dr_fail "no module_load events after switch-root"
+	eq "root's report ran" "$(mpt_get root_init "$1")" 1
+	eq "marker at switch-root found" "$(mpt_get marker "$1")" 1
+	eq "trace buffer complete" "$(mpt_get trace_entries "$1")" "$(mpt_get trace_written "$1")"
+	[ "$(mpt_num initrd.loads "$1")" -gt 0 ] || fail "no module_load events in the initramfs (trace missing?)"
+	[ "$(mpt_num booted.loads "$1")" -gt 0 ] || fail "no module_load events after switch-root"
 }
 
 # With modpreload in both places: every module loaded once over the whole
@@ -161,41 +162,41 @@ bt_check_with() {
 	_bt_ok=$(($(mpt_num initrd.ok "$1") + $(mpt_num booted.ok "$1")))
 	_bt_nodev=$(($(mpt_num initrd.errno_19 "$1") + $(mpt_num booted.errno_19 "$1") +
 		$(mpt_num initrd.errno_17 "$1") + $(mpt_num booted.errno_17 "$1")))
-	dr_eq "module loaded twice" "$(mpt_get boot.dup_names "$1")" ""
-	dr_eq "load calls == modules loaded" "$_bt_calls" "$(($(mpt_num boot.modules "$1")))"
-	dr_eq "calls that failed other than no-device" "$((_bt_calls - _bt_ok - _bt_nodev))" 0
+	eq "module loaded twice" "$(mpt_get boot.dup_names "$1")" ""
+	eq "load calls == modules loaded" "$_bt_calls" "$(($(mpt_num boot.modules "$1")))"
+	eq "calls that failed other than no-device" "$((_bt_calls - _bt_ok - _bt_nodev))" 0
 	for _bt_m in $(mpt_get udev_loaded "$1" | tr ',' ' '); do
-		bt_in "$(mpt_get handled "$1")" "$_bt_m" && dr_fail "udev's worker loaded $_bt_m, which modpreload handled"
+		bt_in "$(mpt_get handled "$1")" "$_bt_m" && fail "udev's worker loaded $_bt_m, which modpreload handled"
 	done
-	dr_eq "udev workers' calls that loaded nothing" \
+	eq "udev workers' calls that loaded nothing" \
 		"$(($(mpt_num booted.udev_calls "$1") - $(mpt_num booted.udev_loads "$1")))" 0
-	dr_eq "initramfs report" "$(mpt_get report_initrd "$1")" present
-	dr_eq "booted system's report" "$(mpt_get report_booted "$1")" present
-	dr_eq "report kept in /var/lib/modpreload" "$(mpt_get report_kept "$1")" present
-	dr_eq "initramfs report kept" "$(mpt_get report_kept_initrd "$1")" present
+	eq "initramfs report" "$(mpt_get report_initrd "$1")" present
+	eq "booted system's report" "$(mpt_get report_booted "$1")" present
+	eq "report kept in /var/lib/modpreload" "$(mpt_get report_kept "$1")" present
+	eq "initramfs report kept" "$(mpt_get report_kept_initrd "$1")" present
 	[ "$_bt_nodev" -eq 0 ] || [ -n "$(mpt_get nodev_blacklist "$1")" ] ||
-		dr_fail "$_bt_nodev no-device loads but no blacklist in /run/modprobe.d"
-	[ "$(mpt_num booted.by.modpreload "$1")" -gt 0 ] || dr_fail "modpreload made no call after switch-root"
-	dr_eq "modules-load.d's module loaded by" "$(mpt_get loaded_by.mpt_params "$1")" modpreload
+		fail "$_bt_nodev no-device loads but no blacklist in /run/modprobe.d"
+	[ "$(mpt_num booted.by.modpreload "$1")" -gt 0 ] || fail "modpreload made no call after switch-root"
+	eq "modules-load.d's module loaded by" "$(mpt_get loaded_by.mpt_params "$1")" modpreload
 }
 
 # Without (both off switches): the storm, measured the same way, and more
 # calls than with it; neither half of modpreload ran.
 bt_check_without() {
 	bt_check_common "$1"
-	dr_eq "initramfs report" "$(mpt_get report_initrd "$1")" absent
-	dr_eq "booted system's report" "$(mpt_get report_booted "$1")" absent
-	dr_eq "no-device blacklist" "$(mpt_get nodev_blacklist "$1")" ""
-	dr_eq "modpreload's calls" "$(mpt_num booted.by.modpreload "$1")" 0
+	eq "initramfs report" "$(mpt_get report_initrd "$1")" absent
+	eq "booted system's report" "$(mpt_get report_booted "$1")" absent
+	eq "no-device blacklist" "$(mpt_get nodev_blacklist "$1")" ""
+	eq "modpreload's calls" "$(mpt_num booted.by.modpreload "$1")" 0
 	# the kernel keeps 15 bytes of a name: systemd-modules
 	case $(mpt_get loaded_by.mpt_params "$1") in
 	systemd_modules*) ;;
-	*) dr_fail "modules-load.d's module loaded by '$(mpt_get loaded_by.mpt_params "$1")', not systemd-modules-load" ;;
+	*) fail "modules-load.d's module loaded by '$(mpt_get loaded_by.mpt_params "$1")', not systemd-modules-load" ;;
 	esac
 	_bt_w=$(($(mpt_num initrd.calls "$1") + $(mpt_num booted.calls "$1")))
 	_bt_m=$(($(mpt_num initrd.calls "$2") + $(mpt_num booted.calls "$2")))
-	[ "$_bt_w" -gt "$_bt_m" ] || dr_fail "without modpreload $_bt_w load calls, with it $_bt_m: no storm to see"
-	[ "$(mpt_num booted.udev_calls "$1")" -gt 0 ] || dr_fail "udev's workers made no load call after switch-root"
+	[ "$_bt_w" -gt "$_bt_m" ] || fail "without modpreload $_bt_w load calls, with it $_bt_m: no storm to see"
+	[ "$(mpt_num booted.udev_calls "$1")" -gt 0 ] || fail "udev's workers made no load call after switch-root"
 }
 
 bt_figures() {

@@ -1,22 +1,12 @@
 # shellcheck shell=sh
 # Host-side helpers of the core-* cases: checks over the guest's
-# "call.NAME=ENTER,EXIT,RET,TID" lines (harness/core/guest/core-lib.sh) and a
-# small verdict collector, and the steps every core case begins with.
-# Source after harness/lib/hostlib.sh; the case sets top, name and work.
+# "call.NAME=ENTER,EXIT,RET,TID" lines (harness/core/guest/core-lib.sh) and
+# the steps every core case begins with; verdicts are harness/lib/verdict.sh's.
+# The case sets top, name and work, then sources this.
 
-core_why=''
-core_fail() { core_why="$core_why; $*"; }
-core_eq() { # what got want
-	[ "$2" = "$3" ] || core_fail "$1: got '$2', want '$3'"
-}
-core_verdict() { # name
-	if [ -z "$core_why" ]; then
-		echo "PASS: $1"
-	else
-		echo "FAIL: $1: ${core_why#; }"
-	fi
-	core_why=''
-}
+# shellcheck disable=SC2154 # top, name, work: set by the case
+# shellcheck source=harness/lib/verdict.sh
+. "$top/harness/lib/verdict.sh"
 
 # Calls are named by their key: "call.NAME", or "PREFIX.call.NAME" for
 # the checks of core-features.sh.
@@ -70,7 +60,7 @@ core_prepare() {
 	shift
 	if ! _cp_line=$("$top/harness/lib/kernels.sh" "$_cp_kernel" 2>"$work/kernels.log") ||
 		! "$top/tests/modules/build.sh" "$@" "$_cp_kernel" "$work/tree" >/dev/null 2>"$work/build.log"; then
-		echo "FAIL: $name: no kernel or test modules (see $work)"
+		echo "FAIL: vm/$name: no kernel or test modules (see $work)"
 		return 1
 	fi
 	kver=$(echo "$_cp_line" | cut -d' ' -f2)
@@ -87,7 +77,7 @@ core_image() {
 		--all-test-modules --add "$top/build/modpreload:/sbin/modpreload" \
 		--add "$top/harness/core/guest/core-lib.sh:/mpt/core-lib.sh" \
 		--script "$top/harness/core/guest/$_ci_guest.sh" "$@" >"$work/mkimage.log" 2>&1; then
-		echo "FAIL: $name: mkimage.sh failed (see $work/mkimage.log)"
+		echo "FAIL: vm/$name: mkimage.sh failed (see $work/mkimage.log)"
 		return 1
 	fi
 }

@@ -13,11 +13,14 @@
 #                               /init and sets MPT_BUSYBOX to Debian's arm64
 #                               busybox-static (unpacked), or fails
 #   init_result KEY FILE        like mpt_get
+#   init_prepare                init_kernel, init_build, or fail_all
+#   init_boot, init_run, init_check_root   below
+# Verdicts: harness/lib/verdict.sh (sourced here).
 # Needs e2fsprogs, xfsprogs, btrfs-progs, busybox-static.
 
 : "${top:?set top to the repository before sourcing init-host.sh}"
-# shellcheck source=harness/lib/hostlib.sh
-. "$top/harness/lib/hostlib.sh"
+# shellcheck source=harness/lib/verdict.sh
+. "$top/harness/lib/verdict.sh"
 
 init_kernel() {
 	# shellcheck disable=SC2046 # the line is "NAME KVER DIR"
@@ -49,6 +52,13 @@ init_arm64() {
 
 init_build() {
 	make -s -C "$top" build/modpreload-init build/modpreload >&2
+}
+
+# init_prepare: init_kernel and init_build, or every case's FAIL line
+# (verdict.sh's fail_all) and exit
+init_prepare() {
+	init_kernel || fail_all "no bookworm kernel (harness/lib/kernels.sh bookworm)"
+	init_build || fail_all "make build/modpreload-init failed"
 }
 
 init_rootdir() {
@@ -125,17 +135,12 @@ init_boot() {
 		${dk:+--disk "$dk"} -a "$a" >"$r" 2>>"$l.host"
 }
 
-# Verdicts: init_fail WHY... adds a reason; init_verdict NAME [DETAIL] prints
-# the PASS or FAIL line and starts over.
-why=''
-init_fail() { why="$why; $*"; }
-init_verdict() {
-	if [ -z "$why" ]; then
-		echo "PASS: vm/$1${2:+ ($2)}"
-	else
-		echo "FAIL: vm/$1: ${why#; }"
-	fi
-	why=''
+# init_run RESULT LOG IMAGE DISK CMDLINE [TIMEOUT]: init_boot, and a failed
+# boot is a reason (verdict.sh's fail) naming the log
+init_run() {
+	_ir_rc=0
+	init_boot "$@" || _ir_rc=$?
+	[ "$_ir_rc" = 0 ] || fail "$(mpt_boot_why "$_ir_rc" "$1") (log $2)"
 }
 
 # init_check_root RESULT FSTYPE: the boot reached the root's init as PID 1 on
@@ -143,22 +148,22 @@ init_verdict() {
 # every module loaded by exactly one successful syscall.
 init_check_root() {
 	r=$1
-	[ "$(mpt_get root_pid "$r")" = 1 ] || init_fail "the root's init did not run as PID 1"
+	[ "$(mpt_get root_pid "$r")" = 1 ] || fail "the root's init did not run as PID 1"
 	[ "$(mpt_get root_fstype "$r")" = "$2" ] ||
-		init_fail "root is '$(mpt_get root_fstype "$r")', not $2"
+		fail "root is '$(mpt_get root_fstype "$r")', not $2"
 	for m in /dev /proc /sys /run; do
-		[ "$(mpt_get "mnt.$m" "$r")" = 1 ] || init_fail "$m not mounted on the new root"
+		[ "$(mpt_get "mnt.$m" "$r")" = 1 ] || fail "$m not mounted on the new root"
 	done
-	[ "$(mpt_get report "$r")" = present ] || init_fail "no /run/modpreload/report.json"
-	[ "$(mpt_num report.failed "$r")" = 0 ] || init_fail "the report has failed modules"
-	[ "$(mpt_num report.hung "$r")" = 0 ] || init_fail "the report has hung modules"
+	[ "$(mpt_get report "$r")" = present ] || fail "no /run/modpreload/report.json"
+	[ "$(mpt_num report.failed "$r")" = 0 ] || fail "the report has failed modules"
+	[ "$(mpt_num report.hung "$r")" = 0 ] || fail "the report has hung modules"
 	calls=$(($(mpt_num finit_enter "$r") + $(mpt_num init_enter "$r")))
 	ok=$(($(mpt_num finit_ok "$r") + $(mpt_num init_ok "$r")))
 	loads=$(mpt_num load_total "$r")
-	[ "$loads" -gt 0 ] || init_fail "no module_load events (trace missing?)"
-	[ "$calls" = "$ok" ] || init_fail "$calls load syscalls, only $ok succeeded"
-	[ "$calls" = "$loads" ] || init_fail "$calls load syscalls for $loads modules"
-	[ "$(mpt_num load_dups "$r")" = 0 ] || init_fail "a module was loaded twice"
+	[ "$loads" -gt 0 ] || fail "no module_load events (trace missing?)"
+	[ "$calls" = "$ok" ] || fail "$calls load syscalls, only $ok succeeded"
+	[ "$calls" = "$loads" ] || fail "$calls load syscalls for $loads modules"
+	[ "$(mpt_num load_dups "$r")" = 0 ] || fail "a module was loaded twice"
 	[ "$(mpt_get trace_entries "$r")" = "$(mpt_get trace_written "$r")" ] ||
-		init_fail "the trace buffer lost events"
+		fail "the trace buffer lost events"
 }

@@ -4,22 +4,23 @@
 # initramfs-tools (mkinitramfs 0.142, its /init, Debian's systemd-udevd) for
 # Debian's 6.1 kernel, with or without initramfs-tools/'s hook and boot
 # script, booted under QEMU into the same small ext4 root as the dracut
-# cases (harness/dracut/guest/dracut-root.sh reports what the kernel did). Reuses
-# harness/dracut/host.sh's setup, boot and checks in its own directory.
+# cases: the setup, boot and checks are harness/lib/debimage.sh's (sourced
+# here, in build/vm/itools, with the report key report_run:
+# /run/modpreload/report.json, where this integration writes it).
 # Source it after setting $top:
 #   . "$top/harness/itools/host.sh"
 #
-#   it_setup                 dr_setup in build/vm/itools
 #   it_image NAME PRELOAD [LISTS]
-#                            $DR_WORK/img/NAME.img, rebuilt only when what
+#                            $DEB_WORK/img/NAME.img, rebuilt only when what
 #                            goes into it changed. PRELOAD: yes (MODPRELOAD=y
 #                            in a conf.d snippet) | no (the hook and script
 #                            installed but not asked for); LISTS: the
 #                            modpreload.d lists to bake in (default none)
+#   it_prepare_image NAME PRELOAD [LISTS]
+#                            deb_prepare and it_image, or the case's FAIL
+#                            line and exit
 #   it_lists_failing         prints a directory with a modpreload.d list
 #                            naming mpt_fail_child and mpt_hang_child
-# The checks are dracut-host.sh's, with the report key report_run
-# (/run/modpreload/report.json, where this integration writes it).
 #
 # mkinitramfs runs with a private configuration directory (-d): Debian's
 # initramfs.conf with MODULES=most (its default) and zstd -1, a conf.d
@@ -32,18 +33,14 @@
 # the test tree) and a tmpfs on /boot holds the config. Nothing of it is
 # visible outside that namespace. Needs initramfs-tools-core, util-linux.
 
-# shellcheck source=harness/dracut/host.sh
-. "$top/harness/dracut/host.sh"
+# shellcheck source=harness/lib/debimage.sh
+. "$top/harness/lib/debimage.sh"
 
-DR_WORK=$top/build/vm/itools
+DEB_WORK=$top/build/vm/itools
 # MODULES=most takes no arch/x86/crypto module but crc32c_intel (a hidden
 # dependency of btrfs' crc32c): that is the CPU-feature module coldplug
 # finds in these images.
-DR_CPU_MOD=crc32c_intel
-
-it_setup() {
-	dr_setup
-}
+DEB_CPU_MOD=crc32c_intel
 
 # The initramfs.conf and conf.d the images are built with.
 it_confdir() { # DIR PRELOAD LISTS
@@ -62,36 +59,36 @@ it_confdir() { # DIR PRELOAD LISTS
 		echo '#!/bin/sh'
 		echo '[ "$1" = prereqs ] && exit 0'
 		echo '. /usr/share/initramfs-tools/hook-functions'
-		echo "manual_add_modules $DR_MPT"
+		echo "manual_add_modules $DEB_MPT"
 	} >"$1/hooks/mpt-test"
 	chmod 755 "$1/hooks/"* "$1/scripts/init-top/modpreload"
 }
 
 it_image() {
 	_it_name=$1 _it_preload=$2 _it_lists=${3:-}
-	_it_img=$DR_WORK/img/$_it_name.img
+	_it_img=$DEB_WORK/img/$_it_name.img
 	_it_key=$({
 		echo "$_it_preload"
 		dpkg-query -W initramfs-tools-core systemd udev busybox-static
-		sha256sum "$DR_BIN" "$top"/initramfs-tools/hooks/* "$top"/initramfs-tools/scripts/init-top/*
-		sha256sum "$DR_TREE/modules.dep" "$DR_TREE"/extra/*.ko
+		sha256sum "$DEB_BIN" "$top"/initramfs-tools/hooks/* "$top"/initramfs-tools/scripts/init-top/*
+		sha256sum "$DEB_TREE/modules.dep" "$DEB_TREE"/extra/*.ko
 		echo "lists:"
-		dr_sum_dir "$_it_lists"
-	} | sed "s|$top||g" | sha256sum | cut -d' ' -f1)
-	if [ -f "$_it_img" ] && [ "$(cat "$_it_img.key" 2>/dev/null)" = "$_it_key" ]; then
+		deb_sum_dir "$_it_lists"
+	} | deb_key)
+	if deb_fresh "$_it_img" "$_it_key"; then
 		return 0
 	fi
-	dr_log "building $_it_name (modpreload: $_it_preload) with mkinitramfs"
-	_it_cfg=$DR_WORK/conf.$_it_name
+	deb_log "building $_it_name (modpreload: $_it_preload) with mkinitramfs"
+	_it_cfg=$DEB_WORK/conf.$_it_name
 	it_confdir "$_it_cfg" "$_it_preload"
-	_it_ns=$DR_WORK/ns.$$
-	mkdir -p "$_it_ns" "$DR_WORK/tmp"
+	_it_ns=$DEB_WORK/ns.$$
+	mkdir -p "$_it_ns" "$DEB_WORK/tmp"
 	_it_t0=$(date +%s)
 	_it_rc=0
-	_it_empty=$DR_WORK/empty.d
+	_it_empty=$DEB_WORK/empty.d
 	mkdir -p "$_it_empty"
 	# shellcheck disable=SC2016 # expanded by the namespace's shell
-	MODPRELOAD_BIN=$DR_BIN MODPRELOAD_CONFDIR=${_it_lists:-$_it_empty} unshare -m sh -c '
+	MODPRELOAD_BIN=$DEB_BIN MODPRELOAD_CONFDIR=${_it_lists:-$_it_empty} unshare -m sh -c '
 		set -e
 		ns=$1 tree=$2 kver=$3 kdir=$4 cfg=$5 out=$6
 		mount -t tmpfs tmpfs "$ns"
@@ -104,22 +101,27 @@ it_image() {
 		cp "$kdir/boot/config-$kver" "$ns/boot/"
 		mount --bind "$ns/boot" /boot
 		TMPDIR=$7 mkinitramfs -d "$cfg" -o "$out" "$kver"
-	' sh "$_it_ns" "$DR_TREE" "$KVER" "$KDIR" "$_it_cfg" "$_it_img.tmp" "$DR_WORK/tmp" \
-		>"$DR_WORK/logs/$_it_name.mkinitramfs.log" 2>&1 || _it_rc=$?
+	' sh "$_it_ns" "$DEB_TREE" "$KVER" "$KDIR" "$_it_cfg" "$_it_img.tmp" "$DEB_WORK/tmp" \
+		>"$DEB_WORK/logs/$_it_name.mkinitramfs.log" 2>&1 || _it_rc=$?
 	rmdir "$_it_ns" 2>/dev/null
 	if [ "$_it_rc" != 0 ]; then
-		dr_log "mkinitramfs failed for $_it_name (see $DR_WORK/logs/$_it_name.mkinitramfs.log)"
+		deb_log "mkinitramfs failed for $_it_name (see $DEB_WORK/logs/$_it_name.mkinitramfs.log)"
 		rm -f "$_it_img.tmp"
 		return 1
 	fi
 	mv "$_it_img.tmp" "$_it_img"
 	echo "$_it_key" >"$_it_img.key"
-	dr_log "$_it_name: $(du -k "$_it_img" | cut -f1) KiB in $(($(date +%s) - _it_t0)) s"
+	deb_log "$_it_name: $(du -k "$_it_img" | cut -f1) KiB in $(($(date +%s) - _it_t0)) s"
+}
+
+it_prepare_image() {
+	deb_prepare
+	it_image "$@" || fail_all "mkinitramfs could not build the image (see $DEB_WORK/logs/)"
 }
 
 it_lists_failing() {
-	mkdir -p "$DR_WORK/lists-failing"
+	mkdir -p "$DEB_WORK/lists-failing"
 	printf '# itools-fail.sh: modules whose dependencies fail or hang\nmpt_fail_child\n  mpt_hang_child  \n; done\n' \
-		>"$DR_WORK/lists-failing/50-mpt-failing.conf"
-	echo "$DR_WORK/lists-failing"
+		>"$DEB_WORK/lists-failing/50-mpt-failing.conf"
+	echo "$DEB_WORK/lists-failing"
 }

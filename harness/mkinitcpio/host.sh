@@ -16,21 +16,21 @@
 #                            prints the report, kmsg and trace); the MPT:
 #                            lines go to OUT, the serial log to logs/;
 #                            run.sh's status
-#   mkc_get KEY OUT, mkc_num KEY OUT   harness/lib/hostlib.sh's mpt_get / mpt_num
+#   mkc_run IMG SMP CMDLINE OUT    mkc_boot; a failed boot is a reason
+#   mkc_figures OUT          "N calls for M modules, E EEXIST, B EBUSY"
+# Verdicts (fail, expect, expect_is, verdict): harness/lib/verdict.sh,
+# sourced here with harness/lib/hostlib.sh (mpt_get, mpt_num).
 # Progress and errors go to stderr.  Needs busybox-static, e2fsprogs, udev
 # (systemd-udevd 252 and its rules are copied from the host), qemu-system-x86.
 
 # shellcheck disable=SC2154 # $top: set by the sourcing script
-# shellcheck source=harness/lib/hostlib.sh
-. "$top/harness/lib/hostlib.sh"
+# shellcheck source=harness/lib/verdict.sh
+. "$top/harness/lib/verdict.sh"
 
 MKC_DIR=$top/build/mkinitcpio
 MKC_SRC=$top/harness/mkinitcpio
 
 mkc_log() { printf 'mkinitcpio-vm: %s\n' "$*" >&2; }
-
-mkc_get() { mpt_get "$1" "$2"; }
-mkc_num() { mpt_num "$1" "$2"; }
 
 # mkc_stale OUT INPUT...: OUT is missing or older than an input (files or
 # directories, searched whole).
@@ -122,37 +122,17 @@ mkc_boot() {
 		--disk "$MKC_DISK" -l "$mb_log" -a "root=/dev/vda rootfstype=ext4 $3${MKC_APPEND:+ $MKC_APPEND}" >"$4"
 }
 
-# mkc_expect OUT KEY OP VALUE: KEY's number in OUT (0 when absent) must pass
-# `test NUMBER OP VALUE`; if not, the reason is added to $mkc_why.
-mkc_why=
-mkc_expect() {
-	me_v=$(mpt_num "$2" "$1")
-	if ! test "$me_v" "$3" "$4"; then
-		mkc_why="$mkc_why${mkc_why:+; }$2=$me_v (want $3 $4)"
-	fi
-}
-
-# mkc_verdict NAME [DETAIL]: PASS or FAIL with $mkc_why, which is reset.
-mkc_verdict() {
-	if [ -z "$mkc_why" ]; then
-		echo "PASS: vm/$1${2:+ ($2)}"
-	else
-		echo "FAIL: vm/$1: $mkc_why"
-	fi
-	mkc_why=
+# mkc_run IMG SMP CMDLINE OUT: mkc_boot, and a failed boot is a reason
+# (verdict.sh's fail)
+mkc_run() {
+	_mr_rc=0
+	mkc_boot "$@" || _mr_rc=$?
+	[ "$_mr_rc" = 0 ] || fail "boot failed: $(mpt_boot_why "$_mr_rc" "$4")"
 }
 
 # mkc_figures OUT: "N calls for M modules, E EEXIST, B EBUSY"
 mkc_figures() {
 	printf '%s calls for %s modules, %s EEXIST, %s EBUSY' \
-		"$(mkc_num finit_enter "$1")" "$(mkc_num load_modules "$1")" \
-		"$(mkc_num finit_eexist "$1")" "$(mkc_num finit_ebusy "$1")"
-}
-
-# mkc_expect_is OUT KEY STRING: KEY's value must be STRING.
-mkc_expect_is() {
-	me_v=$(mkc_get "$2" "$1")
-	if [ "$me_v" != "$3" ]; then
-		mkc_why="$mkc_why${mkc_why:+; }$2=${me_v:-<none>} (want $3)"
-	fi
+		"$(mpt_num finit_enter "$1")" "$(mpt_num load_modules "$1")" \
+		"$(mpt_num finit_eexist "$1")" "$(mpt_num finit_ebusy "$1")"
 }

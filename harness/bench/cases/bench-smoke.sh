@@ -20,12 +20,8 @@ fi
 raw=$w/runs/smoke
 tsv=$raw/runs.tsv
 
-why=''
-fail() { why="$why; $*"; }
-verdict() {
-	if [ -z "$why" ]; then echo "PASS: vm/bench-smoke/$1"; else echo "FAIL: vm/bench-smoke/$1: ${why#; }"; fi
-	why=''
-}
+# shellcheck source=harness/lib/verdict.sh
+. "$top/harness/lib/verdict.sh"
 # val SCENARIO CONTENDER KEY: the value recorded (first match)
 val() {
 	awk -F'\t' -v s="$1" -v c="$2" -v k="$3" '$1 == s && $4 == c && $7 == k { print $8; exit }' "$tsv"
@@ -44,7 +40,7 @@ atleast storm udev bench.calls 1
 atleast storm udev proc_count 1
 atleast storm udev bench.window_ms 1
 atleast storm udev bench.live_ms 1
-verdict storm
+verdict bench-smoke/storm
 
 nodes=$(sed -n 's/^DAG_NODES=//p' "$raw/dag-bookworm.env" 2>/dev/null)
 [ -n "$nodes" ] || fail "no DAG description"
@@ -54,7 +50,7 @@ for c in xargs dataflow; do
 	[ "$(val graph "$c" proc_count.mpb_g)" = "$nodes" ] || fail "$c: not every node loaded"
 	[ "$(val graph "$c" bench.unload_left)" = 0 ] || fail "$c: nodes left loaded"
 done
-verdict graph
+verdict bench-smoke/graph
 
 for c in xargs dataflow; do
 	atleast dups "$c" bench.calls 1
@@ -63,13 +59,13 @@ for c in xargs dataflow; do
 done
 [ "$(val dups dataflow bench.calls)" = "$(val dups dataflow bench.loaded)" ] ||
 	fail "modpreload made more calls than it loaded modules"
-verdict dups
+verdict bench-smoke/dups
 
 for k in size.modpreload.binary size.kmod.total size.udev.total image.base image.modpreload \
 	image.kmod image.udev plan.modpreload.rss_kib plan.kmod.rss_kib; do
 	grep -q "^$k	[0-9]" "$raw/cost.tsv" 2>/dev/null || fail "no $k"
 done
-verdict cost
+verdict bench-smoke/cost
 
 md=$w/smoke/smoke.md
 for s in '## 1. ' '## 2. ' '## 3. ' '## 4. '; do
@@ -78,4 +74,4 @@ done
 for p in storm-time storm-calls storm-timeline graph-timeline-sleep; do
 	[ -s "$w/smoke/smoke/$p.png" ] || fail "no $p.png"
 done
-verdict report
+verdict bench-smoke/report

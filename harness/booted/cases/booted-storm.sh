@@ -21,32 +21,30 @@
 # first time (mmdebstrap, the image, the root disk).
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
+# shellcheck source=harness/booted/host.sh
 . "$top/harness/booted/host.sh"
 name=booted-storm
 smp=${MP_BOOTED_CPUS:-16}
 
-if ! bt_setup; then
-	echo "FAIL: vm/$name: setup failed (see $DR_WORK/setup.log and $DR_WORK/logs/)"
-	exit 0
-fi
+bt_setup || fail_all "setup failed (see $DEB_WORK/setup.log and $DEB_WORK/logs/)"
 
 details() { # LABEL RESULT
 	echo "  $1: initramfs $(mpt_num initrd.calls "$2") calls / $(mpt_num initrd.loads "$2") loaded; booted $(mpt_num booted.calls "$2") calls / $(mpt_num booted.loads "$2") loaded, $(mpt_num booted.udev_calls "$2") by udev workers; ENODEV $(mpt_num initrd.errno_19 "$2")+$(mpt_num booted.errno_19 "$2"), EEXIST $(mpt_num initrd.errno_17 "$2")+$(mpt_num booted.errno_17 "$2"), EBUSY $(mpt_num booted.errno_16 "$2"); blacklisted: $(mpt_get nodev_blacklist "$2"); udev loaded: $(mpt_get udev_loaded "$2"); soft lockups $(mpt_num soft_lockups "$2"); multi-user at $(mpt_get uptime_multi_user "$2") s, $(mpt_get host_wall_s "$2") s wall" >&2
 }
 
-with=$DR_WORK/logs/with-$smp.txt
+with=$DEB_WORK/logs/with-$smp.txt
 rc=0
-bt_boot "$with" "$DR_WORK/logs/with-$smp.serial" "$smp" with || rc=$?
-[ "$rc" = 0 ] || dr_fail "$(mpt_boot_why "$rc" "$with") (see $DR_WORK/logs/with-$smp.serial)"
+bt_boot "$with" "$DEB_WORK/logs/with-$smp.serial" "$smp" with || rc=$?
+[ "$rc" = 0 ] || fail "$(mpt_boot_why "$rc" "$with") (see $DEB_WORK/logs/with-$smp.serial)"
 bt_check_with "$with"
 details "with modpreload, $smp vCPUs" "$with"
-dr_verdict "$name/with-${smp}cpu" "$(($(mpt_num initrd.calls "$with") + $(mpt_num booted.calls "$with"))) calls for $(mpt_num boot.modules "$with") modules, $(mpt_num booted.udev_calls "$with") by udev"
+verdict "$name/with-${smp}cpu" "$(($(mpt_num initrd.calls "$with") + $(mpt_num booted.calls "$with"))) calls for $(mpt_num boot.modules "$with") modules, $(mpt_num booted.udev_calls "$with") by udev"
 
 [ "${MP_BOOTED_WITHOUT:-${MP_FULL:-0}}" = 1 ] || exit 0
-without=$DR_WORK/logs/without-$smp.txt
+without=$DEB_WORK/logs/without-$smp.txt
 rc=0
-bt_boot "$without" "$DR_WORK/logs/without-$smp.serial" "$smp" without || rc=$?
-[ "$rc" = 0 ] || dr_fail "$(mpt_boot_why "$rc" "$without") (see $DR_WORK/logs/without-$smp.serial)"
+bt_boot "$without" "$DEB_WORK/logs/without-$smp.serial" "$smp" without || rc=$?
+[ "$rc" = 0 ] || fail "$(mpt_boot_why "$rc" "$without") (see $DEB_WORK/logs/without-$smp.serial)"
 bt_check_without "$without" "$with"
 details "without modpreload, $smp vCPUs" "$without"
-dr_verdict "$name/without-${smp}cpu" "$(($(mpt_num initrd.calls "$without") + $(mpt_num booted.calls "$without"))) calls for $(mpt_num boot.modules "$without") modules, $(mpt_num booted.udev_calls "$without") by udev"
+verdict "$name/without-${smp}cpu" "$(($(mpt_num initrd.calls "$without") + $(mpt_num booted.calls "$without"))) calls for $(mpt_num boot.modules "$without") modules, $(mpt_num booted.udev_calls "$without") by udev"

@@ -13,10 +13,10 @@
 # About 2 minutes.
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
-. "$top/harness/lib/hostlib.sh"
+# shellcheck source=harness/core/host.sh
 . "$top/harness/core/host.sh"
 work=$top/build/vm/core-faults
-name=vm/core-faults
+name=core-faults
 mkdir -p "$work"
 
 # the kernel's return values as the trace prints them
@@ -35,13 +35,13 @@ boot() {
 	rc=0
 	"$top/harness/lib/run.sh" -k "$kdir/vmlinuz" -i "$work/image.img" -s 2 -m 256 -t 300 \
 		-a "$2" -l "$work/$1.serial" >"$r" 2>"$work/$1.run.log" || rc=$?
-	[ "$rc" = 0 ] || core_fail "$(mpt_boot_why "$rc" "$r") (see $work/$1.serial)"
-	core_eq "guest script" "$(mpt_get guest_rc "$r")" 0
+	[ "$rc" = 0 ] || fail "$(mpt_boot_why "$rc" "$r") (see $work/$1.serial)"
+	eq "guest script" "$(mpt_get guest_rc "$r")" 0
 }
 
 # has KEY PATTERN: one of modpreload's stderr lines under KEY matches
 has() {
-	mpt_keys "$1.err=" "$r" | grep -q "$2" || core_fail "$1: no message matching '$2'"
+	mpt_keys "$1.err=" "$r" | grep -q "$2" || fail "$1: no message matching '$2'"
 }
 
 # rets KEY: the return values of KEY's load syscalls, sorted, one line
@@ -50,76 +50,76 @@ rets() {
 }
 
 boot sig "module.sig_enforce=1"
-core_eq "sig: enforced" "$(mpt_get sig_enforce "$r")" 1
-core_eq "sig: exit" "$(mpt_get sig.rc "$r")" 1
-core_eq "sig: virtio_blk live" "$(mpt_get proc.virtio_blk "$r")" 1
-core_eq "sig: mpt_chain0 not live" "$(mpt_get proc.mpt_chain0 "$r")" 0
-core_eq "sig: mpt_params not live" "$(mpt_get proc.mpt_params "$r")" 0
-core_eq "sig: mpt_chain0" "$(mpt_get state.mpt_chain0 "$r")" failed
-core_eq "sig: mpt_chain1" "$(mpt_get state.mpt_chain1 "$r")" skipped
-core_eq "sig: mpt_chain2" "$(mpt_get state.mpt_chain2 "$r")" skipped
-core_eq "sig: mpt_params" "$(mpt_get state.mpt_params "$r")" failed
-core_eq "sig: virtio_blk" "$(mpt_get state.virtio_blk "$r")" loaded
+eq "sig: enforced" "$(mpt_get sig_enforce "$r")" 1
+eq "sig: exit" "$(mpt_get sig.rc "$r")" 1
+eq "sig: virtio_blk live" "$(mpt_get proc.virtio_blk "$r")" 1
+eq "sig: mpt_chain0 not live" "$(mpt_get proc.mpt_chain0 "$r")" 0
+eq "sig: mpt_params not live" "$(mpt_get proc.mpt_params "$r")" 0
+eq "sig: mpt_chain0" "$(mpt_get state.mpt_chain0 "$r")" failed
+eq "sig: mpt_chain1" "$(mpt_get state.mpt_chain1 "$r")" skipped
+eq "sig: mpt_chain2" "$(mpt_get state.mpt_chain2 "$r")" skipped
+eq "sig: mpt_params" "$(mpt_get state.mpt_params "$r")" failed
+eq "sig: virtio_blk" "$(mpt_get state.virtio_blk "$r")" loaded
 # virtio_blk, virtio, virtio_ring succeed; mpt_chain0, mpt_params refused
-core_eq "sig: load syscalls" "$(rets sig)" "0x0 0x0 0x0 $EKEYREJECTED $EKEYREJECTED"
+eq "sig: load syscalls" "$(rets sig)" "0x0 0x0 0x0 $EKEYREJECTED $EKEYREJECTED"
 has sig "failed: mpt_chain0: .*(EKEYREJECTED)"
 has sig "failed: mpt_params: .*(EKEYREJECTED)"
 has sig "skipped: mpt_chain1: depends on mpt_chain0, which failed (EKEYREJECTED)"
-core_verdict "$name/sig-enforce"
+verdict "$name/sig-enforce"
 
 boot faults ""
 # EBUSY from init(): asked once, not again
-core_eq "busy: exit" "$(mpt_get busy.rc "$r")" 1
-core_eq "busy: mpt_busy" "$(mpt_get state.mpt_busy "$r")" failed
-core_eq "busy: mpt_busy_child" "$(mpt_get state.mpt_busy_child "$r")" skipped
-core_eq "busy: mpt_busy tried once" "$(core_ncalls busy.call.mpt_busy "$r")" 1
-core_eq "busy: the kernel said EBUSY" "$(core_field busy.call.mpt_busy 3 "$r")" "$EBUSY"
-core_eq "busy: mpt_busy_child never tried" "$(core_ncalls busy.call.mpt_busy_child "$r")" 0
-core_eq "busy: mpt_busy not live" "$(mpt_get proc.mpt_busy "$r")" 0
-core_eq "busy: mpt_chain3 live" "$(mpt_get proc.mpt_chain3 "$r")" 1
+eq "busy: exit" "$(mpt_get busy.rc "$r")" 1
+eq "busy: mpt_busy" "$(mpt_get state.mpt_busy "$r")" failed
+eq "busy: mpt_busy_child" "$(mpt_get state.mpt_busy_child "$r")" skipped
+eq "busy: mpt_busy tried once" "$(core_ncalls busy.call.mpt_busy "$r")" 1
+eq "busy: the kernel said EBUSY" "$(core_field busy.call.mpt_busy 3 "$r")" "$EBUSY"
+eq "busy: mpt_busy_child never tried" "$(core_ncalls busy.call.mpt_busy_child "$r")" 0
+eq "busy: mpt_busy not live" "$(mpt_get proc.mpt_busy "$r")" 0
+eq "busy: mpt_chain3 live" "$(mpt_get proc.mpt_chain3 "$r")" 1
 has busy "failed: mpt_busy: .*(EBUSY)"
 has busy "skipped: mpt_busy_child: depends on mpt_busy, which failed (EBUSY)"
-core_verdict "$name/init-ebusy"
+verdict "$name/init-ebusy"
 
 # EEXIST from init(): the duplicate's errno, but nothing is there
-core_eq "eexist: mpt_exist" "$(mpt_get state.mpt_exist "$r")" failed
-core_eq "eexist: mpt_exist tried once" "$(core_ncalls busy.call.mpt_exist "$r")" 1
-core_eq "eexist: the kernel said EEXIST" "$(core_field busy.call.mpt_exist 3 "$r")" "$EEXIST"
-core_eq "eexist: mpt_exist not live" "$(mpt_get proc.mpt_exist "$r")" 0
+eq "eexist: mpt_exist" "$(mpt_get state.mpt_exist "$r")" failed
+eq "eexist: mpt_exist tried once" "$(core_ncalls busy.call.mpt_exist "$r")" 1
+eq "eexist: the kernel said EEXIST" "$(core_field busy.call.mpt_exist 3 "$r")" "$EEXIST"
+eq "eexist: mpt_exist not live" "$(mpt_get proc.mpt_exist "$r")" 0
 has busy "failed: mpt_exist: init() found its place taken.*(EEXIST)"
-core_verdict "$name/init-eexist"
+verdict "$name/init-eexist"
 
-core_eq "nomem: exit" "$(mpt_get nomem.rc "$r")" 1
-core_eq "nomem: mpt_nomem" "$(mpt_get state.mpt_nomem "$r")" failed
-core_eq "nomem: mpt_nomem_child" "$(mpt_get state.mpt_nomem_child "$r")" skipped
-core_eq "nomem: mpt_nomem not live" "$(mpt_get proc.mpt_nomem "$r")" 0
-core_eq "nomem: mpt_dia_top live" "$(mpt_get proc.mpt_dia_top "$r")" 1
+eq "nomem: exit" "$(mpt_get nomem.rc "$r")" 1
+eq "nomem: mpt_nomem" "$(mpt_get state.mpt_nomem "$r")" failed
+eq "nomem: mpt_nomem_child" "$(mpt_get state.mpt_nomem_child "$r")" skipped
+eq "nomem: mpt_nomem not live" "$(mpt_get proc.mpt_nomem "$r")" 0
+eq "nomem: mpt_dia_top live" "$(mpt_get proc.mpt_dia_top "$r")" 1
 # the four diamond modules, then mpt_nomem refused once
-core_eq "nomem: load syscalls" "$(rets nomem)" "0x0 0x0 0x0 0x0 $ENOMEM"
+eq "nomem: load syscalls" "$(rets nomem)" "0x0 0x0 0x0 0x0 $ENOMEM"
 has nomem "failed: mpt_nomem: .*(ENOMEM)"
 has nomem "skipped: mpt_nomem_child: depends on mpt_nomem, which failed (ENOMEM)"
-core_verdict "$name/enomem"
+verdict "$name/enomem"
 
-core_eq "rorun: /run read-only" "$(mpt_get rorun.mounted "$r")" 1
+eq "rorun: /run read-only" "$(mpt_get rorun.mounted "$r")" 1
 # the loads stand; the report that could not be written is exit status 4
-core_eq "rorun: exit" "$(mpt_get rorun.rc "$r")" 4
-core_eq "rorun: mpt_chain9 live" "$(mpt_get proc.mpt_chain9 "$r")" 1
-core_eq "rorun: mpt_fan00 live" "$(mpt_get proc.mpt_fan00 "$r")" 1
-core_eq "rorun: no report" "$(mpt_get rorun.report "$r")" 0
-[ "$(mpt_keys rorun.call. "$r" | grep -c ',0x0,')" -ge 8 ] || core_fail "rorun: fewer than 8 successful loads"
-mpt_keys rorun.call. "$r" | grep -v ',0x0,' | grep -q . && core_fail "rorun: a load syscall failed"
+eq "rorun: exit" "$(mpt_get rorun.rc "$r")" 4
+eq "rorun: mpt_chain9 live" "$(mpt_get proc.mpt_chain9 "$r")" 1
+eq "rorun: mpt_fan00 live" "$(mpt_get proc.mpt_fan00 "$r")" 1
+eq "rorun: no report" "$(mpt_get rorun.report "$r")" 0
+[ "$(mpt_keys rorun.call. "$r" | grep -c ',0x0,')" -ge 8 ] || fail "rorun: fewer than 8 successful loads"
+mpt_keys rorun.call. "$r" | grep -v ',0x0,' | grep -q . && fail "rorun: a load syscall failed"
 has rorun "/run/modpreload.*cannot .*report.*Read-only file system (EROFS)"
-core_verdict "$name/readonly-run"
+verdict "$name/readonly-run"
 
-core_eq "disabled: sysctl" "$(mpt_get disabled.sysctl "$r")" 1
-core_eq "disabled: exit" "$(mpt_get disabled.rc "$r")" 1
+eq "disabled: sysctl" "$(mpt_get disabled.sysctl "$r")" 1
+eq "disabled: exit" "$(mpt_get disabled.rc "$r")" 1
 for m in mpt_fan10 mpt_params mpt_drvlib; do
-	core_eq "disabled: $m" "$(mpt_get "state.$m" "$r")" failed
-	core_eq "disabled: $m not live" "$(mpt_get "proc.$m" "$r")" 0
+	eq "disabled: $m" "$(mpt_get "state.$m" "$r")" failed
+	eq "disabled: $m not live" "$(mpt_get "proc.$m" "$r")" 0
 	has disabled "failed: $m: .*(EPERM)"
 done
-core_eq "disabled: mpt_drv2" "$(mpt_get state.mpt_drv2 "$r")" skipped
+eq "disabled: mpt_drv2" "$(mpt_get state.mpt_drv2 "$r")" skipped
 # each independent module asked once, none of them twice
-core_eq "disabled: load syscalls" "$(rets disabled)" "$EPERM $EPERM $EPERM"
+eq "disabled: load syscalls" "$(rets disabled)" "$EPERM $EPERM $EPERM"
 has disabled "skipped: mpt_drv2: depends on mpt_drvlib, which failed (EPERM)"
-core_verdict "$name/modules-disabled"
+verdict "$name/modules-disabled"

@@ -17,9 +17,9 @@
 # figures are make bench's.
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
-. "$top/harness/lib/hostlib.sh"
+# shellcheck source=harness/core/host.sh
 . "$top/harness/core/host.sh"
-name=vm/core-sched
+name=core-sched
 work=$top/build/vm/core-sched
 mkdir -p "$work"
 core_prepare bookworm || exit 0
@@ -29,8 +29,8 @@ rc=0
 "$top/harness/lib/run.sh" -k "$kdir/vmlinuz" -i "$work/image.img" -s 2 -t 300 \
 	-l "$work/serial.log" >"$r" 2>"$work/run.log" || rc=$?
 if [ "$rc" != 0 ]; then
-	core_fail "$(mpt_boot_why "$rc" "$r")"
-	core_verdict "$name"
+	fail "$(mpt_boot_why "$rc" "$r")"
+	verdict "$name"
 	exit 0
 fi
 
@@ -42,9 +42,9 @@ enter() { calls "$1" | awk -v m="$2" '$1 == m { print $2 }'; }
 exit_() { calls "$1" | awk -v m="$2" '$1 == m { print $3 }'; }
 
 for run in fifo cpf first prof; do
-	core_eq "$run: exit" "$(mpt_get "$run.rc" "$r")" 0
-	core_eq "$run: 13 loads" "$(calls "$run" | wc -l)" 13
-	core_eq "$run: all succeeded" "$(calls "$run" | awk '$4 != 0' | wc -l)" 0
+	eq "$run: exit" "$(mpt_get "$run.rc" "$r")" 0
+	eq "$run: 13 loads" "$(calls "$run" | wc -l)" 13
+	eq "$run: all succeeded" "$(calls "$run" | awk '$4 != 0' | wc -l)" 0
 done
 # arrival order: the chain's second link waits for the leaves (the last
 # leaf and it may leave the queue together, and enter in either order)
@@ -52,7 +52,7 @@ c1=$(enter fifo mpt_chain1)
 for i in 0 1 2 3 4; do
 	f=$(enter fifo "mpt_fan0$i")
 	if [ -z "$c1" ] || [ -z "$f" ] || [ "$f" -ge "$c1" ]; then
-		core_fail "fifo: mpt_fan0$i did not start before mpt_chain1"
+		fail "fifo: mpt_fan0$i did not start before mpt_chain1"
 	fi
 done
 # longest chain first: once a link ends, no leaf starts before the next
@@ -60,28 +60,28 @@ done
 for i in 1 2 3 4 5; do
 	e=$(exit_ cpf "mpt_chain$((i - 1))") s=$(enter cpf "mpt_chain$i")
 	jumped=$(calls cpf | awk -v e="$e" -v s="$s" '$1 ~ /^mpt_fan0/ && $2 > e + 50000 && $2 < s { print $1 }')
-	[ -z "$jumped" ] || core_fail "cpf: $jumped started before mpt_chain$i, which was ready"
+	[ -z "$jumped" ] || fail "cpf: $jumped started before mpt_chain$i, which was ready"
 done
 fifo=$(span_ms fifo) cpf=$(span_ms cpf) first=$(span_ms first) prof=$(span_ms prof)
-[ $((cpf + 400)) -lt "$fifo" ] || core_fail "critical path first took $cpf ms, arrival order $fifo ms"
-[ "$(most cpf)" -le 2 ] || core_fail "fixed pool: more than 2 loads at once"
+[ $((cpf + 400)) -lt "$fifo" ] || fail "critical path first took $cpf ms, arrival order $fifo ms"
+[ "$(most cpf)" -le 2 ] || fail "fixed pool: more than 2 loads at once"
 # The bound: the chain, with each link's load as long as the kernel saw it
 # take in that run (a load under TCG costs far more than its init()'s
 # 400 ms, and more when many load at once).
 path() { calls "$1" | awk '$1 ~ /^mpt_chain/ { t += $3 - $2 } END { print int(t / 1000) }'; }
 bound=$(path prof)
-[ $((prof * 2)) -lt $((bound * 3)) ] || core_fail "with a profile: $prof ms, over x1.5 its critical path ($bound ms)"
-[ "$(most prof)" -gt 2 ] || core_fail "adaptive pool: never more than -j 2 loads at once"
-core_eq "profile made on this kernel" "$(mpt_get profile.kernel "$r")" "kernel $(mpt_get uname "$r")"
-core_eq "profile: a line a load" "$(mpt_get profile.lines "$r")" 13
-core_eq "profile used" "$(mpt_get prof.profile_state "$r")" used
-core_eq "profile knew every module" "$(mpt_get prof.known "$r")" 13
+[ $((prof * 2)) -lt $((bound * 3)) ] || fail "with a profile: $prof ms, over x1.5 its critical path ($bound ms)"
+[ "$(most prof)" -gt 2 ] || fail "adaptive pool: never more than -j 2 loads at once"
+eq "profile made on this kernel" "$(mpt_get profile.kernel "$r")" "kernel $(mpt_get uname "$r")"
+eq "profile: a line a load" "$(mpt_get profile.lines "$r")" 13
+eq "profile used" "$(mpt_get prof.profile_state "$r")" used
+eq "profile knew every module" "$(mpt_get prof.known "$r")" 13
 # CPU-bound: the init()s never spin at the same time at -j 1 (the loads
 # around them may: a worker asleep in the kernel after an init() frees
 # its slot)
-core_eq "spin: exit" "$(mpt_get spin.rc "$r")" 0
-core_eq "spin: 5 loads" "$(calls spin | wc -l)" 5
-core_eq "spin: 4 spins in the kernel log" "$(mpt_keys spinwin. "$r" | grep -c '^spinwin\.mpt_fan1[0-3]=')" 4
+eq "spin: exit" "$(mpt_get spin.rc "$r")" 0
+eq "spin: 5 loads" "$(calls spin | wc -l)" 5
+eq "spin: 4 spins in the kernel log" "$(mpt_keys spinwin. "$r" | grep -c '^spinwin\.mpt_fan1[0-3]=')" 4
 # overlap PATTERN: the most spin windows of those modules at one time
 overlap() {
 	mpt_keys spinwin. "$r" | grep "^spinwin\.$1=" | cut -d= -f2 |
@@ -89,9 +89,9 @@ overlap() {
 		sort -n -k1,1 -k2,2 | awk '{ n += $2; if (n > m) m = n } END { print m + 0 }'
 }
 spins=$(overlap 'mpt_fan1[0-3]')
-core_eq "spin: one init() on the CPU at a time at -j 1" "$spins" 1
-core_eq "spin, adaptive pool: exit" "$(mpt_get spina.rc "$r")" 0
-core_eq "spin, adaptive pool: 4 spins in the kernel log" "$(mpt_keys spinwin. "$r" | grep -c '^spinwin\.mpt_fan1[4-7]=')" 4
-core_eq "spin, adaptive pool: one init() on the CPU at a time at -j 1" "$(overlap 'mpt_fan1[4-7]')" 1
+eq "spin: one init() on the CPU at a time at -j 1" "$spins" 1
+eq "spin, adaptive pool: exit" "$(mpt_get spina.rc "$r")" 0
+eq "spin, adaptive pool: 4 spins in the kernel log" "$(mpt_keys spinwin. "$r" | grep -c '^spinwin\.mpt_fan1[4-7]=')" 4
+eq "spin, adaptive pool: one init() on the CPU at a time at -j 1" "$(overlap 'mpt_fan1[4-7]')" 1
 echo "  fifo $fifo ms, critical $cpf ms (fixed pool of 2); default $first ms (path $(path first) ms), with profile $prof ms (x$(awk -v a="$prof" -v b="$bound" 'BEGIN { printf "%.2f", a / b }') its path $bound ms; nominal 2400 ms); spinning inits at once at -j 1: $spins" >&2
-core_verdict "$name"
+verdict "$name"

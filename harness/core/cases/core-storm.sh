@@ -9,11 +9,11 @@
 #   trixie (6.12):    8 vCPUs, .ko.xz handed to the kernel (in-kernel xz)
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
-. "$top/harness/lib/hostlib.sh"
+# shellcheck source=harness/core/host.sh
 . "$top/harness/core/host.sh"
 
 storm() { # kernel smp compression
-	name=vm/core-storm/$1
+	name=core-storm/$1
 	work=$top/build/vm/core-storm/$1
 	mkdir -p "$work"
 	core_prepare "$1" --compress "$3" || return
@@ -22,46 +22,46 @@ storm() { # kernel smp compression
 	rc=0
 	"$top/harness/lib/run.sh" -k "$kdir/vmlinuz" -i "$work/image.img" -s "$2" -m 1024 -t 400 \
 		-a "mpt_sleep.delay_ms=400" -l "$work/serial.log" >"$r" 2>"$work/run.log" || rc=$?
-	[ "$rc" = 0 ] || core_fail "$(mpt_boot_why "$rc" "$r")"
-	core_eq "modpreload exit" "$(mpt_get storm.rc "$r")" 0
+	[ "$rc" = 0 ] || fail "$(mpt_boot_why "$rc" "$r")"
+	eq "modpreload exit" "$(mpt_get storm.rc "$r")" 0
 	loaded=$(mpt_num report.loaded "$r")
-	core_eq "finit_module calls == modules loaded" "$(mpt_num finit_enter "$r")" "$loaded"
-	core_eq "successful finit_module calls" "$(mpt_num finit_ok "$r")" "$loaded"
-	core_eq "module_load events" "$(mpt_num load_total "$r")" "$loaded"
-	core_eq "modules loaded twice" "$(mpt_num load_dups "$r")" 0
-	core_eq "EEXIST" "$(mpt_num finit_eexist "$r")" 0
-	core_eq "EBUSY" "$(mpt_num finit_ebusy "$r")" 0
-	core_eq "other errors" "$(mpt_num finit_other "$r")" 0
-	core_eq "init_module calls" "$(mpt_num init_enter "$r")" 0
-	core_eq "trace not overrun" "$(mpt_get trace_entries "$r")" "$(mpt_get trace_written "$r")"
-	core_eq "test modules live == planned" "$(mpt_num proc_count.mpt_ "$r")" "$(mpt_num report.mpt_modules "$r")"
-	[ "$loaded" -ge 80 ] || core_fail "only $loaded modules loaded"
+	eq "finit_module calls == modules loaded" "$(mpt_num finit_enter "$r")" "$loaded"
+	eq "successful finit_module calls" "$(mpt_num finit_ok "$r")" "$loaded"
+	eq "module_load events" "$(mpt_num load_total "$r")" "$loaded"
+	eq "modules loaded twice" "$(mpt_num load_dups "$r")" 0
+	eq "EEXIST" "$(mpt_num finit_eexist "$r")" 0
+	eq "EBUSY" "$(mpt_num finit_ebusy "$r")" 0
+	eq "other errors" "$(mpt_num finit_other "$r")" 0
+	eq "init_module calls" "$(mpt_num init_enter "$r")" 0
+	eq "trace not overrun" "$(mpt_get trace_entries "$r")" "$(mpt_get trace_written "$r")"
+	eq "test modules live == planned" "$(mpt_num proc_count.mpt_ "$r")" "$(mpt_num report.mpt_modules "$r")"
+	[ "$loaded" -ge 80 ] || fail "only $loaded modules loaded"
 	for m in mpt_spawn mpt_drv mpt_drv2 mpt_drvlib; do
-		core_eq "$m live" "$(mpt_get "proc.$m" "$r")" 1
-		core_eq "$m load calls" "$(core_ncalls "call.$m" "$r")" 1
+		eq "$m live" "$(mpt_get "proc.$m" "$r")" 1
+		eq "$m load calls" "$(core_ncalls "call.$m" "$r")" 1
 	done
-	[ "$(mpt_num report.coldplug "$r")" -ge "$2" ] || core_fail "fewer coldplug requests than CPUs"
-	[ "$(mpt_num report.uevent "$r")" -ge 20 ] || core_fail "the spawned devices were not heard"
-	[ "$(mpt_num report.duplicates_collapsed "$r")" -ge 100 ] || core_fail "no duplicates collapsed?"
+	[ "$(mpt_num report.coldplug "$r")" -ge "$2" ] || fail "fewer coldplug requests than CPUs"
+	[ "$(mpt_num report.uevent "$r")" -ge 20 ] || fail "the spawned devices were not heard"
+	[ "$(mpt_num report.duplicates_collapsed "$r")" -ge 100 ] || fail "no duplicates collapsed?"
 	i=0
 	while [ $i -lt 9 ]; do
-		core_before "mpt_chain$i" "mpt_chain$((i + 1))" "$r" || core_fail "mpt_chain$i not live before mpt_chain$((i + 1))"
+		core_before "mpt_chain$i" "mpt_chain$((i + 1))" "$r" || fail "mpt_chain$i not live before mpt_chain$((i + 1))"
 		i=$((i + 1))
 	done
 	for pair in "mpt_dia_base mpt_dia_left" "mpt_dia_base mpt_dia_right" "mpt_dia_left mpt_dia_top" \
 		"mpt_dia_right mpt_dia_top" "mpt_fanbase mpt_fan63" "mpt_drvlib mpt_drv2"; do
 		# shellcheck disable=SC2086 # two names
-		core_before $pair "$r" || core_fail "order: $pair"
+		core_before $pair "$r" || fail "order: $pair"
 	done
 	# mpt_drv is no dependency of mpt_spawn: the devices it serves appear
 	# during mpt_spawn's init(), and their uevents may start its load
 	# before mpt_spawn's own syscall has returned (seen on 6.12, whose
 	# finit_module does more after init()). Only "after it started" holds.
-	core_started_after mpt_spawn mpt_drv "$r" || core_fail "mpt_drv loaded before mpt_spawn made its devices"
-	[ "$(core_max_parallel "$r")" -ge 2 ] || core_fail "no two loads ever overlapped"
-	core_overlapped mpt_sleep "$r" || core_fail "nothing loaded while mpt_sleep slept"
+	core_started_after mpt_spawn mpt_drv "$r" || fail "mpt_drv loaded before mpt_spawn made its devices"
+	[ "$(core_max_parallel "$r")" -ge 2 ] || fail "no two loads ever overlapped"
+	core_overlapped mpt_sleep "$r" || fail "nothing loaded while mpt_sleep slept"
 	echo "  $1 at $2 vCPUs: $(mpt_get requested "$r") names + $(mpt_num report.coldplug "$r") coldplug + $(mpt_num report.uevent "$r") uevent requests -> $loaded loads, max $(core_max_parallel "$r") in flight, $(mpt_get storm.ms "$r") ms" >&2
-	core_verdict "$name"
+	verdict "$name"
 }
 
 storm bookworm 16 none

@@ -14,37 +14,27 @@
 # One boot and two builds; about 2 minutes.
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
+# shellcheck source=harness/dracut/host.sh
 . "$top/harness/dracut/host.sh"
 name=dracut-explicit
 
-if ! dr_setup; then
-	echo "FAIL: vm/$name: setup failed (see build/vm/dracut/setup.log)"
-	exit 0
-fi
-if ! dr_image systemd-explicit systemd-explicit yes; then
-	echo "FAIL: vm/$name: dracut could not build the image (see build/vm/dracut/logs/)"
-	exit 0
-fi
-img=$DR_WORK/img/systemd-explicit.img
+dr_prepare_image systemd-explicit systemd-explicit yes
+img=$DEB_WORK/img/systemd-explicit.img
 # what dracut put in (its log is rewritten only when the image is)
-grep -q 'Including module: dracut-systemd ' "$DR_WORK/logs/systemd-explicit.dracut.log" ||
-	dr_fail "the image has no dracut-systemd"
-res=$DR_WORK/logs/systemd-explicit-4.txt
-rc=0
-dr_boot "$res" "$DR_WORK/logs/systemd-explicit-4.serial" "$img" 4 "" 420 || rc=$?
-[ "$rc" = 0 ] || dr_fail "$(mpt_boot_why "$rc" "$res") (see $DR_WORK/logs/systemd-explicit-4.serial)"
-dr_check_root "$res"
-dr_check_once "$res"
-dr_check_preloaded "$res"
-dr_details "systemd from an explicit list, modpreload, 4 vCPUs" "$res"
-dr_verdict "$name/explicit-4cpu" "$(mpt_num finit_enter "$res") calls for $(mpt_num load_modules "$res") modules"
+grep -q 'Including module: dracut-systemd ' "$DEB_WORK/logs/systemd-explicit.dracut.log" ||
+	fail "the image has no dracut-systemd"
+res=$DEB_WORK/logs/systemd-explicit-4.txt
+deb_run "$res" "$img" 4 ""
+deb_check_with "$res" report
+deb_details "systemd from an explicit list, modpreload, 4 vCPUs" "$res"
+verdict "$name/explicit-4cpu" "$(mpt_num finit_enter "$res") calls for $(mpt_num load_modules "$res") modules"
 
 # Omitted on purpose: no image that would silently never run the hook.
-log=$DR_WORK/logs/systemd-explicit-omitted.dracut.log
+log=$DEB_WORK/logs/systemd-explicit-omitted.dracut.log
 rm -f "$log"
 if DR_DRACUT_ARGS="-o dracut-systemd" dr_image systemd-explicit-omitted systemd-explicit yes 2>/dev/null; then
-	dr_fail "dracut built an image with modpreload and systemd but without dracut-systemd"
+	fail "dracut built an image with modpreload and systemd but without dracut-systemd"
 fi
 grep -q "modpreload.*dracut-systemd" "$log" ||
-	dr_fail "dracut's log does not say that modpreload needs dracut-systemd"
-dr_verdict "$name/explicit-omitted" "$(grep -m 1 'modpreload.*dracut-systemd' "$log" 2>/dev/null)"
+	fail "dracut's log does not say that modpreload needs dracut-systemd"
+verdict "$name/explicit-omitted" "$(grep -m 1 'modpreload.*dracut-systemd' "$log" 2>/dev/null)"

@@ -8,36 +8,15 @@
 # the kernel, plus the hung one once given up on. rd.driver.pre=mpt_params
 # with mpt_params.value=7: modpreload loads it, with its option, before
 # dracut-pre-udev's own modprobe of rd.driver.pre= (which then finds it
-# live). Reuses the image of dracut-systemd.sh. About 1 minute.
+# live). Reuses the image of dracut-systemd.sh; the scenario is
+# harness/lib/scenarios/fail.sh, itools-fail.sh's too. About 1 minute.
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
+# shellcheck source=harness/dracut/host.sh
 . "$top/harness/dracut/host.sh"
+# shellcheck source=harness/lib/scenarios/fail.sh
+. "$top/harness/lib/scenarios/fail.sh"
 name=dracut-fail
-
-if ! dr_setup; then
-	echo "FAIL: vm/$name: setup failed (see build/vm/dracut/setup.log)"
-	exit 0
-fi
-if ! dr_image systemd systemd yes; then
-	echo "FAIL: vm/$name: dracut could not build the image (see build/vm/dracut/logs/)"
-	exit 0
-fi
-res=$DR_WORK/logs/systemd-failing.txt
-rc=0
-dr_boot "$res" "$DR_WORK/logs/systemd-failing.serial" "$DR_WORK/img/systemd.img" 4 \
-	"rd.modpreload.modules=mpt_fail_child,mpt_hang_child rd.modpreload.timeout=5 rd.modpreload.jobs=1 rd.driver.pre=mpt_params mpt_params.value=7" 420 || rc=$?
-[ "$rc" = 0 ] || dr_fail "$(mpt_boot_why "$rc" "$res") (see $DR_WORK/logs/systemd-failing.serial)"
-dr_check_root "$res"
-dr_check_failing "$res"
-inflight=$(mpt_num finit_max_inflight.modpreload "$res")
-if [ "$inflight" -lt 1 ] || [ "$inflight" -gt 2 ]; then
-	dr_fail "rd.modpreload.jobs=1: up to $inflight of modpreload's loads in the kernel at once"
-fi
-dr_eq "mpt_params load attempts" "$(mpt_num load.mpt_params "$res")" 1
-dr_eq "mpt_params.value" "$(mpt_get param.mpt_params.value "$res")" 7
-case ,$(mpt_get loaded_by.modpreload "$res"), in
-*,mpt_params,*) ;;
-*) dr_fail "rd.driver.pre=mpt_params was not loaded by modpreload" ;;
-esac
-dr_details "systemd, modpreload, failing modules, jobs=1, 4 vCPUs" "$res"
-dr_verdict "$name/systemd-4cpu" "$(mpt_num finit_enter "$res") calls for $(mpt_num load_modules "$res") modules, 1 failed, 1 hung"
+dr_prepare_image systemd systemd yes
+scenario_fail systemd-4cpu "$DEB_WORK/img/systemd.img" systemd-failing report rd.driver.pre \
+	"rd.modpreload.modules=mpt_fail_child,mpt_hang_child" "systemd, modpreload, failing modules, jobs=1, 4 vCPUs"

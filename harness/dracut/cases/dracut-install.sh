@@ -15,124 +15,91 @@
 # A few seconds once the images of the other dracut-* cases exist.
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
+# shellcheck source=harness/dracut/host.sh
 . "$top/harness/dracut/host.sh"
+# shellcheck source=harness/lib/scenarios/install.sh
+. "$top/harness/lib/scenarios/install.sh"
 name=dracut-install
 
-if ! dr_setup; then
-	echo "FAIL: vm/$name: setup failed (see build/vm/dracut/setup.log)"
-	exit 0
-fi
-tmp=$(mktemp -d "$DR_WORK/tmp/install.XXXXXX")
+deb_prepare
+tmp=$(mktemp -d "$DEB_WORK/tmp/install.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
 # --- make-install ---------------------------------------------------------
-mod=usr/lib/dracut/modules.d/90modpreload
-if ! make -s -C "$top" install-dracut DESTDIR="$tmp/d1" >"$tmp/make.log" 2>&1; then
-	dr_fail "make install-dracut failed: $(tail -n 3 "$tmp/make.log")"
-fi
-for f in module-setup.sh modpreload-pre-udev.sh; do
-	if [ ! -x "$tmp/d1/$mod/$f" ]; then
-		dr_fail "no executable $mod/$f"
-	elif ! cmp -s "$tmp/d1/$mod/$f" "$top/dracut-module/90modpreload/$f"; then
-		dr_fail "$mod/$f differs from the source"
-	fi
-done
-make -s -C "$top" install-dracut DESTDIR="$tmp/d2" PREFIX=/opt/mp >/dev/null 2>&1
-[ -f "$tmp/d2/opt/mp/lib/dracut/modules.d/90modpreload/module-setup.sh" ] ||
-	dr_fail "PREFIX=/opt/mp not honoured"
-make -s -C "$top" install-dracut DESTDIR="$tmp/d3" DRACUTDIR=/x/modules.d >/dev/null 2>&1
-[ -f "$tmp/d3/x/modules.d/90modpreload/module-setup.sh" ] || dr_fail "DRACUTDIR not honoured"
-make -n -C "$top" install DESTDIR="$tmp/d4" 2>/dev/null | grep -q '90modpreload' ||
-	dr_fail "make install does not install the dracut module"
-dr_verdict "$name/make-install"
+scenario_make_install install-dracut usr/lib/dracut/modules.d/90modpreload dracut-module/90modpreload \
+	"module-setup.sh modpreload-pre-udev.sh" lib/dracut/modules.d/90modpreload/module-setup.sh \
+	DRACUTDIR=/x/modules.d 90modpreload/module-setup.sh 90modpreload "the dracut module"
+verdict "$name/make-install"
 
 # --- check ----------------------------------------------------------------
 # shellcheck disable=SC2016 # expanded by bash
 chk='dinfo() { :; }; . "$1"; check; echo $?'
 ms=$top/dracut-module/90modpreload/module-setup.sh
-dr_eq "check() without the binary" "$(MODPRELOAD_BIN=/nonexistent bash -c "$chk" x "$ms")" 1
-dr_eq "check() with it" "$(MODPRELOAD_BIN=$DR_BIN bash -c "$chk" x "$ms")" 255
-dr_verdict "$name/check"
+eq "check() without the binary" "$(MODPRELOAD_BIN=/nonexistent bash -c "$chk" x "$ms")" 1
+eq "check() with it" "$(MODPRELOAD_BIN=$DEB_BIN bash -c "$chk" x "$ms")" 255
+verdict "$name/check"
 
 # --- image ----------------------------------------------------------------
-conf=$DR_WORK/conf-failing
-mkdir -p "$conf"
-printf '# dracut-shell.sh: modules whose dependencies fail or hang\nmpt_fail_child\nmpt_hang_child\n' \
-	>"$conf/50-mpt-failing.conf"
+conf=$(dr_conf_failing)
 if ! dr_image systemd systemd yes || ! dr_image shell-failing shell yes "$conf"; then
-	echo "FAIL: vm/$name/image: dracut could not build the images (see $DR_WORK/logs/)"
+	echo "FAIL: vm/$name/image: dracut could not build the images (see $DEB_WORK/logs/)"
 	exit 0
 fi
 for i in systemd shell-failing; do
-	img=$DR_WORK/img/$i.img
+	img=$DEB_WORK/img/$i.img
 	lsinitrd "$img" >"$tmp/$i.list" 2>/dev/null
 	lsinitrd -f usr/sbin/modpreload "$img" >"$tmp/$i.bin" 2>/dev/null
-	cmp -s "$tmp/$i.bin" "$DR_BIN" || dr_fail "$i: /usr/sbin/modpreload is not the binary given"
+	cmp -s "$tmp/$i.bin" "$DEB_BIN" || fail "$i: /usr/sbin/modpreload is not the binary given"
 	grep -q ' usr/lib/dracut/hooks/pre-udev/05-modpreload-pre-udev.sh$' "$tmp/$i.list" ||
-		dr_fail "$i: no pre-udev hook"
+		fail "$i: no pre-udev hook"
 done
 grep -q ' etc/modpreload.d/50-mpt-failing.conf$' "$tmp/shell-failing.list" ||
-	dr_fail "shell-failing: MODPRELOAD_CONFDIR's list not installed"
-lsinitrd -f etc/modpreload.d/50-mpt-failing.conf "$DR_WORK/img/shell-failing.img" 2>/dev/null |
-	cmp -s - "$conf/50-mpt-failing.conf" || dr_fail "shell-failing: the list differs"
+	fail "shell-failing: MODPRELOAD_CONFDIR's list not installed"
+lsinitrd -f etc/modpreload.d/50-mpt-failing.conf "$DEB_WORK/img/shell-failing.img" 2>/dev/null |
+	cmp -s - "$conf/50-mpt-failing.conf" || fail "shell-failing: the list differs"
 if grep -q 'etc/modpreload.d/' "$tmp/systemd.list"; then
-	dr_fail "systemd: a modpreload.d list although none was given"
+	fail "systemd: a modpreload.d list although none was given"
 fi
 grep -q ' etc/systemd/system/initrd.target.wants/dracut-pre-udev.service ' "$tmp/systemd.list" ||
-	dr_fail "systemd: dracut-pre-udev.service is not wanted by initrd.target"
-dr_verdict "$name/image"
+	fail "systemd: dracut-pre-udev.service is not wanted by initrd.target"
+verdict "$name/image"
 
 # --- hook -----------------------------------------------------------------
 # The shell image's own /bin/sh (dash) and dracut-lib.sh, without modules.
 root=$tmp/root
 mkdir -p "$root"
 (cd "$root" && cpio -id --quiet --nonmatching 'usr/lib/modules/*' \
-	<"$DR_WORK/img/shell-failing.img") 2>/dev/null
+	<"$DEB_WORK/img/shell-failing.img") 2>/dev/null
 if [ ! -x "$root/bin/sh" ] || [ ! -f "$root/lib/dracut-lib.sh" ]; then
 	echo "FAIL: vm/$name/hook: cannot unpack the shell image"
 	exit 0
 fi
 hook=/lib/dracut/hooks/pre-udev/05-modpreload-pre-udev.sh
-# stub STATUS: a stand-in for /usr/sbin/modpreload that records its
-# arguments and the command line file it was given, then ends with STATUS
-# ("segv": killed by SIGSEGV; "none": no binary at all).
-# shellcheck disable=SC2016 # the stand-in's own code, expanded when it runs
-stub() {
-	rm -f "$root/usr/sbin/modpreload" "$root/run/stub.args" "$root/run/stub.cmdline"
-	[ "$1" = none ] && return
-	{
-		echo '#!/bin/sh'
-		echo 'echo "$*" >/run/stub.args'
-		echo 'while [ $# -gt 1 ]; do [ "$1" = --cmdline ] && cat "$2" >/run/stub.cmdline; shift; done'
-		if [ "$1" = segv ]; then echo 'kill -SEGV $$'; else echo "exit $1"; fi
-	} >"$root/usr/sbin/modpreload"
-	chmod 755 "$root/usr/sbin/modpreload"
-}
 # source_hook: what the init does, then proof that the shell went on
 # shellcheck disable=SC2016 # expanded in the chroot
 src='. /lib/dracut-lib.sh; . '"$hook"'; echo "after=$? left=${_mp_rc-}${_mp_dir-}"'
 mkdir -p "$root/etc/cmdline.d" "$root/run"
 echo "rd.modpreload.modules=mpt_params" >"$root/etc/cmdline.d/50-test.conf"
 for st in 0 1 2 3 segv none; do
-	stub "$st"
+	install_stub "$root" "$st"
 	out=$(chroot "$root" /bin/sh -c "$src" 2>"$tmp/hook.err")
-	dr_eq "shell after the hook (modpreload: $st)" "$out" "after=0 left="
+	eq "shell after the hook (modpreload: $st)" "$out" "after=0 left="
 	if [ "$st" = none ]; then
-		grep -q 'modpreload is missing' "$tmp/hook.err" || dr_fail "no warning about the missing binary"
+		grep -q 'modpreload is missing' "$tmp/hook.err" || fail "no warning about the missing binary"
 		continue
 	fi
-	dr_eq "options (modpreload: $st)" "$(cat "$root/run/stub.args" 2>/dev/null)" \
+	eq "options (modpreload: $st)" "$(cat "$root/run/stub.args" 2>/dev/null)" \
 		"--coldplug --kmsg --cmdline /run/initramfs/modpreload.cmdline --nodev-blacklist /run/modprobe.d/modpreload-nodev.conf --report /run/initramfs/modpreload.json --profile-out /run/modpreload/profile"
 	grep -q 'rd.modpreload.modules=mpt_params' "$root/run/stub.cmdline" 2>/dev/null ||
-		dr_fail "/etc/cmdline.d did not reach modpreload"
-	[ ! -e "$root/run/initramfs/modpreload.cmdline" ] || dr_fail "the command line file was left behind"
+		fail "/etc/cmdline.d did not reach modpreload"
+	[ ! -e "$root/run/initramfs/modpreload.cmdline" ] || fail "the command line file was left behind"
 	if [ "$st" != 0 ]; then
-		grep -q 'Warning: modpreload' "$tmp/hook.err" || dr_fail "no warning for status $st"
+		grep -q 'Warning: modpreload' "$tmp/hook.err" || fail "no warning for status $st"
 	fi
 done
-stub 0
+install_stub "$root" 0
 echo "rd.modpreload=0" >"$root/etc/cmdline.d/60-off.conf"
 out=$(chroot "$root" /bin/sh -c "$src" 2>/dev/null)
-dr_eq "shell after the hook (rd.modpreload=0)" "$out" "after=0 left="
-[ ! -e "$root/run/stub.args" ] || dr_fail "modpreload ran despite rd.modpreload=0"
-dr_verdict "$name/hook"
+eq "shell after the hook (rd.modpreload=0)" "$out" "after=0 left="
+[ ! -e "$root/run/stub.args" ] || fail "modpreload ran despite rd.modpreload=0"
+verdict "$name/hook"

@@ -9,34 +9,21 @@
 # everything else loaded once before udevd starts. About 1 minute.
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
+# shellcheck source=harness/dracut/host.sh
 . "$top/harness/dracut/host.sh"
 name=dracut-shell
 
-if ! dr_setup; then
-	echo "FAIL: vm/$name: setup failed (see build/vm/dracut/setup.log)"
-	exit 0
-fi
-conf=$DR_WORK/conf-failing
-mkdir -p "$conf"
-printf '# dracut-shell.sh: modules whose dependencies fail or hang\nmpt_fail_child\nmpt_hang_child\n' \
-	>"$conf/50-mpt-failing.conf"
-if ! dr_image shell-failing shell yes "$conf"; then
-	echo "FAIL: vm/$name: dracut could not build the image (see build/vm/dracut/logs/)"
-	exit 0
-fi
-img=$DR_WORK/img/shell-failing.img
+dr_prepare_image shell-failing shell yes "$(dr_conf_failing)"
+img=$DEB_WORK/img/shell-failing.img
 if ! lsinitrd "$img" 2>/dev/null | grep -q ' etc/modpreload.d/50-mpt-failing.conf$' ||
 	lsinitrd "$img" 2>/dev/null | grep -q ' usr/lib/systemd/systemd$'; then
-	echo "FAIL: vm/$name: the image lacks the list, or has systemd as init"
-	exit 0
+	fail_all "the image lacks the list, or has systemd as init"
 fi
 
-res=$DR_WORK/logs/shell-8.txt
-rc=0
-dr_boot "$res" "$DR_WORK/logs/shell-8.serial" "$img" 8 "rd.modpreload.timeout=5" 420 || rc=$?
-[ "$rc" = 0 ] || dr_fail "$(mpt_boot_why "$rc" "$res") (see $DR_WORK/logs/shell-8.serial)"
-dr_check_root "$res"
-dr_check_failing "$res"
-dr_eq "vCPUs" "$(mpt_get ncpus "$res")" 8
-dr_details "shell init, modpreload, failing list, 8 vCPUs" "$res"
-dr_verdict "$name/modpreload-8cpu" "$(mpt_num finit_enter "$res") calls for $(mpt_num load_modules "$res") modules, 1 failed, 1 hung"
+res=$DEB_WORK/logs/shell-8.txt
+deb_run "$res" "$img" 8 "rd.modpreload.timeout=5"
+deb_check_root "$res"
+deb_check_failing "$res"
+eq "vCPUs" "$(mpt_get ncpus "$res")" 8
+deb_details "shell init, modpreload, failing list, 8 vCPUs" "$res"
+verdict "$name/modpreload-8cpu" "$(mpt_num finit_enter "$res") calls for $(mpt_num load_modules "$res") modules, 1 failed, 1 hung"

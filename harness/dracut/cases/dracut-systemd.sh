@@ -9,35 +9,25 @@
 # about 2 minutes (plus ~15 s to build the image the first time).
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
+# shellcheck source=harness/dracut/host.sh
 . "$top/harness/dracut/host.sh"
 name=dracut-systemd
 
-if ! dr_setup; then
-	echo "FAIL: vm/$name: setup failed (see build/vm/dracut/setup.log)"
-	exit 0
-fi
-if ! dr_image systemd systemd yes; then
-	echo "FAIL: vm/$name: dracut could not build the image (see build/vm/dracut/logs/)"
-	exit 0
-fi
-img=$DR_WORK/img/systemd.img
+dr_prepare_image systemd systemd yes
+img=$DEB_WORK/img/systemd.img
 mods8=
 
 # make check-full: 8 and 16
 [ "${MP_FULL:-0}" != 1 ] || DR_SYSTEMD_SMP=${DR_SYSTEMD_SMP:-8 16}
 for smp in ${DR_SYSTEMD_SMP:-8}; do
-	res=$DR_WORK/logs/systemd-$smp.txt
-	rc=0
-	dr_boot "$res" "$DR_WORK/logs/systemd-$smp.serial" "$img" "$smp" "" 420 || rc=$?
-	[ "$rc" = 0 ] || dr_fail "$(mpt_boot_why "$rc" "$res") (see $DR_WORK/logs/systemd-$smp.serial)"
-	dr_check_root "$res"
-	dr_check_once "$res"
-	dr_check_preloaded "$res"
-	dr_eq "vCPUs" "$(mpt_get ncpus "$res")" "$smp"
+	res=$DEB_WORK/logs/systemd-$smp.txt
+	deb_run "$res" "$img" "$smp" ""
+	deb_check_with "$res" report
+	eq "vCPUs" "$(mpt_get ncpus "$res")" "$smp"
 	if [ "$smp" = 8 ]; then mods8=$(mpt_num load_modules "$res"); fi
-	dr_details "systemd, modpreload, $smp vCPUs" "$res"
-	dr_figure "systemd $smp modpreload" "$res"
-	dr_verdict "$name/modpreload-${smp}cpu" "$(mpt_num finit_enter "$res") calls for $(mpt_num load_modules "$res") modules"
+	deb_details "systemd, modpreload, $smp vCPUs" "$res"
+	deb_figure "systemd $smp modpreload" "$res"
+	verdict "$name/modpreload-${smp}cpu" "$(mpt_num finit_enter "$res") calls for $(mpt_num load_modules "$res") modules"
 done
 
 # Off: the hook does nothing, udevd's coldplug loads (and storms). Alone,
@@ -47,19 +37,10 @@ done
 # up (a real root's coldplug would). It happened on a loaded CI machine. So
 # this boot pulls in systemd-udev-settle.service, as a dracut image with
 # a settle-needing module would, to compare the same set of modules.
-res=$DR_WORK/logs/systemd-8-off.txt
-rc=0
-dr_boot "$res" "$DR_WORK/logs/systemd-8-off.serial" "$img" 8 \
-	"rd.modpreload=0 rd.systemd.wants=systemd-udev-settle.service" 420 || rc=$?
-[ "$rc" = 0 ] || dr_fail "$(mpt_boot_why "$rc" "$res") (see $DR_WORK/logs/systemd-8-off.serial)"
-dr_check_root "$res"
-dr_eq "report" "$(mpt_get report "$res")" absent
-dr_eq "finit_module calls by modpreload" "$(mpt_num finit_by.modpreload "$res")" 0
-[ "$(dr_udev_calls "$res")" -gt 0 ] || dr_fail "udev loaded nothing"
-[ "$(mpt_num finit_eexist "$res")" -gt 0 ] || dr_fail "no EEXIST: the storm this compares with did not happen"
-dr_eq "modules loaded (same as with modpreload)" "$(mpt_num load_modules "$res")" "$mods8"
-dr_eq "modules loaded twice" "$(mpt_num load_dups "$res")" 0
-dr_check_chain "$res"
-dr_details "systemd, rd.modpreload=0, 8 vCPUs" "$res"
-dr_figure "systemd 8 off" "$res"
-dr_verdict "$name/disabled-8cpu" "udev: $(mpt_num finit_enter "$res") calls, $(mpt_num finit_eexist "$res") EEXIST for $(mpt_num load_modules "$res") modules"
+res=$DEB_WORK/logs/systemd-8-off.txt
+deb_run "$res" "$img" 8 \
+	"rd.modpreload=0 rd.systemd.wants=systemd-udev-settle.service"
+deb_check_without "$res" report "$mods8"
+deb_details "systemd, rd.modpreload=0, 8 vCPUs" "$res"
+deb_figure "systemd 8 off" "$res"
+verdict "$name/disabled-8cpu" "udev: $(mpt_num finit_enter "$res") calls, $(mpt_num finit_eexist "$res") EEXIST for $(mpt_num load_modules "$res") modules"

@@ -26,10 +26,6 @@ mkdir -p "$w"
 name=arm64-init
 smp=4
 
-fail_all() {
-	echo "FAIL: vm/$name: $*"
-	exit 0
-}
 command -v qemu-system-aarch64 >/dev/null || fail_all "no qemu-system-aarch64 (scripts/deps.sh)"
 # the kernel, `make ARCH=arm64`'s /init and arm64's busybox for the root
 init_arm64 2>"$w/setup.log" || fail_all "no arm64 kernel, /init or busybox (see $w/setup.log)"
@@ -62,46 +58,46 @@ rc=0
 [ "$rc" = 0 ] || fail_all "$(mpt_boot_why "$rc" "$r") (log $w/serial.log)"
 
 # --- the root: reached by UUID, report in /run ---
-[ "$(mpt_get root_pid "$r")" = 1 ] || init_fail "the root's init did not run as PID 1"
-[ "$(mpt_get root_fstype "$r")" = ext4 ] || init_fail "root is '$(mpt_get root_fstype "$r")', not ext4"
-[ "$(mpt_get root_dev "$r")" = /dev/vda ] || init_fail "root is $(mpt_get root_dev "$r"), not /dev/vda"
+[ "$(mpt_get root_pid "$r")" = 1 ] || fail "the root's init did not run as PID 1"
+[ "$(mpt_get root_fstype "$r")" = ext4 ] || fail "root is '$(mpt_get root_fstype "$r")', not ext4"
+[ "$(mpt_get root_dev "$r")" = /dev/vda ] || fail "root is $(mpt_get root_dev "$r"), not /dev/vda"
 for m in /dev /proc /sys /run; do
-	[ "$(mpt_get "mnt.$m" "$r")" = 1 ] || init_fail "$m not mounted on the new root"
+	[ "$(mpt_get "mnt.$m" "$r")" = 1 ] || fail "$m not mounted on the new root"
 done
-[ "$(mpt_get report "$r")" = present ] || init_fail "no /run/modpreload/report.json"
+[ "$(mpt_get report "$r")" = present ] || fail "no /run/modpreload/report.json"
 case $(mpt_get cpu_modalias "$r") in
 cpu:type:aarch64:feature:*) ;;
-*) init_fail "cpu0's modalias is '$(mpt_get cpu_modalias "$r")'" ;;
+*) fail "cpu0's modalias is '$(mpt_get cpu_modalias "$r")'" ;;
 esac
 
 # --- exactly once: one load syscall per module, whatever asked how often ---
 enter=$(mpt_num finit_enter "$r")
 loads=$(mpt_num load_total "$r")
-[ "$loads" -ge 20 ] || init_fail "only $loads module_load events"
-[ "$enter" = "$loads" ] || init_fail "$enter finit_module calls for $loads module_load events"
-[ "$(mpt_num load_dups "$r")" = 0 ] || init_fail "a module was loaded twice"
-[ "$(mpt_num finit_eexist "$r")" = 0 ] || init_fail "$(mpt_num finit_eexist "$r") EEXIST"
-[ "$(mpt_num finit_ebusy "$r")" = 0 ] || init_fail "$(mpt_num finit_ebusy "$r") EBUSY"
-[ "$(mpt_num init_enter "$r")" = 0 ] || init_fail "init_module calls (the modules are plain .ko)"
-[ "$(mpt_get trace_entries "$r")" = "$(mpt_get trace_written "$r")" ] || init_fail "the trace lost events"
+[ "$loads" -ge 20 ] || fail "only $loads module_load events"
+[ "$enter" = "$loads" ] || fail "$enter finit_module calls for $loads module_load events"
+[ "$(mpt_num load_dups "$r")" = 0 ] || fail "a module was loaded twice"
+[ "$(mpt_num finit_eexist "$r")" = 0 ] || fail "$(mpt_num finit_eexist "$r") EEXIST"
+[ "$(mpt_num finit_ebusy "$r")" = 0 ] || fail "$(mpt_num finit_ebusy "$r") EBUSY"
+[ "$(mpt_num init_enter "$r")" = 0 ] || fail "init_module calls (the modules are plain .ko)"
+[ "$(mpt_get trace_entries "$r")" = "$(mpt_get trace_written "$r")" ] || fail "the trace lost events"
 # every call returned but mpt_hang's; mpt_fail's returned ENODEV (19)
 [ "$(mpt_num finit_exit "$r")" = $((enter - 1)) ] ||
-	init_fail "$(mpt_num finit_exit "$r") of $enter calls returned (all but mpt_hang's should)"
-[ "$(mpt_num finit_errno_19 "$r")" = 1 ] || init_fail "no single ENODEV (mpt_fail)"
-[ "$(mpt_num finit_other "$r")" = 1 ] || init_fail "$(mpt_num finit_other "$r") calls failed, not 1"
-[ "$(mpt_num report.coldplug "$r")" -ge "$smp" ] || init_fail "fewer coldplug requests than CPUs"
+	fail "$(mpt_num finit_exit "$r") of $enter calls returned (all but mpt_hang's should)"
+[ "$(mpt_num finit_errno_19 "$r")" = 1 ] || fail "no single ENODEV (mpt_fail)"
+[ "$(mpt_num finit_other "$r")" = 1 ] || fail "$(mpt_num finit_other "$r") calls failed, not 1"
+[ "$(mpt_num report.coldplug "$r")" -ge "$smp" ] || fail "fewer coldplug requests than CPUs"
 [ "$(mpt_num report.duplicates_collapsed "$r")" -ge $((smp * 10)) ] ||
-	init_fail "only $(mpt_num report.duplicates_collapsed "$r") duplicates collapsed"
+	fail "only $(mpt_num report.duplicates_collapsed "$r") duplicates collapsed"
 
 # --- the faults: ENODEV named, hung module still coming, dependents skipped ---
-[ "$(mpt_get error.mpt_fail "$r")" = ENODEV ] || init_fail "the report says '$(mpt_get error.mpt_fail "$r")' for mpt_fail"
-[ "$(mpt_get initstate.mpt_hang "$r")" = coming ] || init_fail "mpt_hang is '$(mpt_get initstate.mpt_hang "$r")', not coming"
+[ "$(mpt_get error.mpt_fail "$r")" = ENODEV ] || fail "the report says '$(mpt_get error.mpt_fail "$r")' for mpt_fail"
+[ "$(mpt_get initstate.mpt_hang "$r")" = coming ] || fail "mpt_hang is '$(mpt_get initstate.mpt_hang "$r")', not coming"
 for m in mpt_fail_child mpt_hang_child; do
-	[ "$(mpt_num "load.$m" "$r")" = 0 ] || init_fail "$m was loaded though what it needs was not"
-	[ "$(mpt_get "proc.$m" "$r")" = 0 ] || init_fail "$m is in /proc/modules"
+	[ "$(mpt_num "load.$m" "$r")" = 0 ] || fail "$m was loaded though what it needs was not"
+	[ "$(mpt_get "proc.$m" "$r")" = 0 ] || fail "$m is in /proc/modules"
 done
-[ "$(mpt_num report.failed "$r")" -ge 1 ] || init_fail "the report has no failed module"
-[ "$(mpt_num report.hung "$r")" = 1 ] || init_fail "the report has $(mpt_num report.hung "$r") hung modules, not 1"
+[ "$(mpt_num report.failed "$r")" -ge 1 ] || fail "the report has no failed module"
+[ "$(mpt_num report.hung "$r")" = 1 ] || fail "the report has $(mpt_num report.hung "$r") hung modules, not 1"
 
 # --- coldplug: every device whose driver the image holds has it, once ---
 # The guest's modaliases resolved here, in the same tree, as kmod would.
@@ -115,14 +111,14 @@ for kind in of pci cpu; do
 	done | sort -u); do
 		case ",$coldplug,virtio_pci," in *",$m,"*) ;; *) continue ;; esac
 		n=$((n + 1))
-		[ "$(mpt_get "live.$m" "$r")" = 1 ] || init_fail "$m (for a $kind: device) is not live"
-		[ "$(mpt_num "load.$m" "$r")" = 1 ] || init_fail "$m loaded $(mpt_num "load.$m" "$r") times"
+		[ "$(mpt_get "live.$m" "$r")" = 1 ] || fail "$m (for a $kind: device) is not live"
+		[ "$(mpt_num "load.$m" "$r")" = 1 ] || fail "$m loaded $(mpt_num "load.$m" "$r") times"
 	done
-	[ "$n" -gt 0 ] || init_fail "no $kind: modalias asked for a module the image holds"
+	[ "$n" -gt 0 ] || fail "no $kind: modalias asked for a module the image holds"
 	kinds="$kinds $kind:$n"
 done
-[ "$(mpt_num param.mpt_drv.probed "$r")" = 16 ] || init_fail "mpt_drv bound $(mpt_num param.mpt_drv.probed "$r") devices, not 16"
-[ "$(mpt_num param.mpt_drv2.probed "$r")" = 4 ] || init_fail "mpt_drv2 bound $(mpt_num param.mpt_drv2.probed "$r") devices, not 4"
+[ "$(mpt_num param.mpt_drv.probed "$r")" = 16 ] || fail "mpt_drv bound $(mpt_num param.mpt_drv.probed "$r") devices, not 16"
+[ "$(mpt_num param.mpt_drv2.probed "$r")" = 4 ] || fail "mpt_drv2 bound $(mpt_num param.mpt_drv2.probed "$r") devices, not 4"
 
-init_verdict "$name" "$smp vCPUs, $loads modules in $enter calls, $(mpt_num report.duplicates_collapsed "$r") duplicates collapsed, drivers for${kinds}, root init at $(mpt_get root_uptime "$r") s, $(mpt_get host_wall_s "$r") s wall"
+verdict "$name" "$smp vCPUs, $loads modules in $enter calls, $(mpt_num report.duplicates_collapsed "$r") duplicates collapsed, drivers for${kinds}, root init at $(mpt_get root_uptime "$r") s, $(mpt_get host_wall_s "$r") s wall"
 exit 0

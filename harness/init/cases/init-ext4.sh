@@ -20,12 +20,7 @@ puuid=$(cat /proc/sys/kernel/random/uuid)
 label=mpt-root
 
 names="init-ext4-uuid init-ext4-label init-ext4-partuuid init-ext4-baked"
-fail_all() {
-	for n in $names; do echo "FAIL: vm/$n: $*"; done
-	exit 0
-}
-init_kernel || fail_all "no bookworm kernel (harness/lib/kernels.sh bookworm)"
-init_build || fail_all "make build/modpreload-init failed"
+init_prepare
 init_rootdir "$w/rootdir" || fail_all "no busybox for the root (busybox-static)"
 init_mkfs ext4 "$w/rootdir" "$w/ext4.img" "$uuid" "$label" >&2 || fail_all "mkfs.ext4 failed"
 "$top/init/mkinitramfs" -q -o "$w/initrd.img" -k "$KVER" -d "$KDIR" \
@@ -33,75 +28,67 @@ init_mkfs ext4 "$w/rootdir" "$w/ext4.img" "$uuid" "$label" >&2 || fail_all "mkfs
 
 check_modules() {
 	for m in virtio_pci virtio_blk ext4 jbd2 mbcache crc16; do
-		[ "$(mpt_get "proc.$m" "$1")" = 1 ] || init_fail "$m not in /proc/modules"
+		[ "$(mpt_get "proc.$m" "$1")" = 1 ] || fail "$m not in /proc/modules"
 	done
 }
 
 # --- by UUID, read-only (the kernel's default) ---
-rc=0
-init_boot "$w/uuid.res" "$w/uuid.log" "$w/initrd.img" "$w/ext4.img" "root=UUID=$uuid" || rc=$?
-[ "$rc" = 0 ] || init_fail "$(mpt_boot_why "$rc" "$w/uuid.res") (log $w/uuid.log)"
+init_run "$w/uuid.res" "$w/uuid.log" "$w/initrd.img" "$w/ext4.img" "root=UUID=$uuid"
 init_check_root "$w/uuid.res" ext4
 check_modules "$w/uuid.res"
-[ "$(mpt_get root_dev "$w/uuid.res")" = /dev/vda ] || init_fail "root is not /dev/vda"
-case $(mpt_get root_opts "$w/uuid.res") in ro,*) ;; *) init_fail "root not read-only" ;; esac
-init_verdict init-ext4-uuid "root init at $(mpt_get root_uptime "$w/uuid.res") s, $(mpt_num load_total "$w/uuid.res") modules, $(mpt_get host_wall_s "$w/uuid.res") s wall"
+[ "$(mpt_get root_dev "$w/uuid.res")" = /dev/vda ] || fail "root is not /dev/vda"
+case $(mpt_get root_opts "$w/uuid.res") in ro,*) ;; *) fail "root not read-only" ;; esac
+verdict init-ext4-uuid "root init at $(mpt_get root_uptime "$w/uuid.res") s, $(mpt_num load_total "$w/uuid.res") modules, $(mpt_get host_wall_s "$w/uuid.res") s wall"
 
 # --- by LABEL, read-write, with arguments for init ---
-rc=0
-init_boot "$w/label.res" "$w/label.log" "$w/initrd.img" "$w/ext4.img" \
-	"root=LABEL=$label rw rootflags=noatime -- mpt-arg1 mpt-arg2" || rc=$?
-[ "$rc" = 0 ] || init_fail "$(mpt_boot_why "$rc" "$w/label.res") (log $w/label.log)"
+init_run "$w/label.res" "$w/label.log" "$w/initrd.img" "$w/ext4.img" \
+	"root=LABEL=$label rw rootflags=noatime -- mpt-arg1 mpt-arg2"
 init_check_root "$w/label.res" ext4
 check_modules "$w/label.res"
 case $(mpt_get root_opts "$w/label.res") in
 rw,noatime*) ;;
-*) init_fail "root mounted $(mpt_get root_opts "$w/label.res"), not rw,noatime" ;;
+*) fail "root mounted $(mpt_get root_opts "$w/label.res"), not rw,noatime" ;;
 esac
 [ "$(mpt_get argv "$w/label.res")" = "mpt-arg1 mpt-arg2" ] ||
-	init_fail "init got arguments '$(mpt_get argv "$w/label.res")'"
-init_verdict init-ext4-label "rw,noatime; init's arguments passed on"
+	fail "init got arguments '$(mpt_get argv "$w/label.res")'"
+verdict init-ext4-label "rw,noatime; init's arguments passed on"
 
 # --- by PARTUUID, on the second partition of a GPT disk ---
-rc=0
 disk=$w/gpt.img
 rm -f "$disk"
 truncate -s 40M "$disk"
 if ! printf 'label: gpt\nstart=2048, size=2048, name=spare\nstart=4096, size=65536, name=%s, uuid=%s\n' \
 	"$label" "$puuid" | sfdisk -q "$disk" >&2; then
-	init_fail "sfdisk failed (install fdisk)"
+	fail "sfdisk failed (install fdisk)"
 elif ! dd if="$w/ext4.img" of="$disk" bs=512 seek=4096 conv=notrunc status=none; then
-	init_fail "cannot copy the file system into the partition"
+	fail "cannot copy the file system into the partition"
 else
-	init_boot "$w/part.res" "$w/part.log" "$w/initrd.img" "$disk" "root=PARTUUID=$puuid" || rc=$?
-	[ "$rc" = 0 ] || init_fail "$(mpt_boot_why "$rc" "$w/part.res") (log $w/part.log)"
+	init_run "$w/part.res" "$w/part.log" "$w/initrd.img" "$disk" "root=PARTUUID=$puuid"
 	init_check_root "$w/part.res" ext4
 	[ "$(mpt_get root_dev "$w/part.res")" = /dev/vda2 ] ||
-		init_fail "root is $(mpt_get root_dev "$w/part.res"), not /dev/vda2"
+		fail "root is $(mpt_get root_dev "$w/part.res"), not /dev/vda2"
 fi
-init_verdict init-ext4-partuuid
+verdict init-ext4-partuuid
 
 # --- by UUID again, with the plan baked into the image ---
 loads_of() { grep -o 'MPT: load\.[a-z0-9_]*=[0-9]*' "$1" | sort; }
-rc=0
 if ! "$top/init/mkinitramfs" -q -o "$w/baked.img" -k "$KVER" -d "$KDIR" \
 	-m virtio_pci,virtio_blk,ext4 --bake-plan >&2; then
-	init_fail "mkinitramfs --bake-plan failed"
+	fail "mkinitramfs --bake-plan failed"
 else
-	init_boot "$w/baked.res" "$w/baked.log" "$w/baked.img" "$w/ext4.img" "root=UUID=$uuid" || rc=$?
-	[ "$rc" = 0 ] || init_fail "$(mpt_boot_why "$rc" "$w/baked.res") (log $w/baked.log)"
+	init_run "$w/baked.res" "$w/baked.log" "$w/baked.img" "$w/ext4.img" "root=UUID=$uuid"
 	init_check_root "$w/baked.res" ext4
 	check_modules "$w/baked.res"
 	[ "$(mpt_get report.baked.state "$w/baked.res")" = used ] ||
-		init_fail "the report says the plan was '$(mpt_get report.baked.state "$w/baked.res")', not used"
-	[ "$(mpt_num report.baked.covered "$w/baked.res")" -gt 0 ] || init_fail "the plan covered no request"
+		fail "the report says the plan was '$(mpt_get report.baked.state "$w/baked.res")', not used"
+	[ "$(mpt_num report.baked.covered "$w/baked.res")" -gt 0 ] || fail "the plan covered no request"
 	[ "$(mpt_num report.baked.fell_back "$w/baked.res")" = 0 ] ||
-		init_fail "$(mpt_num report.baked.fell_back "$w/baked.res") requests fell back to libkmod"
+		fail "$(mpt_num report.baked.fell_back "$w/baked.res") requests fell back to libkmod"
 	[ "$(mpt_get report.baked.state "$w/uuid.res")" = none ] ||
-		init_fail "the image without a plan says '$(mpt_get report.baked.state "$w/uuid.res")'"
+		fail "the image without a plan says '$(mpt_get report.baked.state "$w/uuid.res")'"
 	if [ -z "$(loads_of "$w/baked.res")" ] || [ "$(loads_of "$w/baked.res")" != "$(loads_of "$w/uuid.res")" ]; then
-		init_fail "other loads with the plan: $(loads_of "$w/baked.res" | tr '\n' ' ') vs $(loads_of "$w/uuid.res" | tr '\n' ' ')"
+		fail "other loads with the plan: $(loads_of "$w/baked.res" | tr '\n' ' ') vs $(loads_of "$w/uuid.res" | tr '\n' ' ')"
 	fi
 fi
-init_verdict init-ext4-baked "$(mpt_num report.baked.covered "$w/baked.res") requests from the plan"
+verdict init-ext4-baked "$(mpt_num report.baked.covered "$w/baked.res") requests from the plan"
 exit 0

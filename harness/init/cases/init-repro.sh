@@ -21,12 +21,7 @@ rm -rf "$w"
 mkdir -p "$w/in1" "$w/in2" "$w/tmp1" "$w/tmp2"
 
 names="init-repro-zstd init-repro-gzip init-closure init-zstd-modules"
-fail_all() {
-	for n in $names; do echo "FAIL: vm/$n: $*"; done
-	exit 0
-}
-init_kernel || fail_all "no bookworm kernel (harness/lib/kernels.sh bookworm)"
-init_build || fail_all "make build/modpreload-init failed"
+init_prepare
 bb=$(command -v busybox) || fail_all "no busybox (busybox-static)"
 
 # The same inputs in two places, with different mtimes.
@@ -46,31 +41,31 @@ build() { # build N OUT [OPTION...]
 
 # --- zstd, the default ---
 if build 1 "$w/a1.img" && build 2 "$w/a2.img"; then
-	cmp -s "$w/a1.img" "$w/a2.img" || init_fail "two builds differ"
-	SOURCE_DATE_EPOCH=1700000000 build 1 "$w/a3.img" || init_fail "build with SOURCE_DATE_EPOCH failed"
-	cmp -s "$w/a1.img" "$w/a3.img" && init_fail "SOURCE_DATE_EPOCH changed nothing"
-	zstd -q -dc "$w/a1.img" >"$w/a1.cpio" 2>/dev/null || init_fail "not a zstd image"
+	cmp -s "$w/a1.img" "$w/a2.img" || fail "two builds differ"
+	SOURCE_DATE_EPOCH=1700000000 build 1 "$w/a3.img" || fail "build with SOURCE_DATE_EPOCH failed"
+	cmp -s "$w/a1.img" "$w/a3.img" && fail "SOURCE_DATE_EPOCH changed nothing"
+	zstd -q -dc "$w/a1.img" >"$w/a1.cpio" 2>/dev/null || fail "not a zstd image"
 	[ "$(cpio -it <"$w/a1.cpio" 2>/dev/null | LC_ALL=C sort -c 2>&1)" = "" ] ||
-		init_fail "entries not sorted"
+		fail "entries not sorted"
 	cpio -itv <"$w/a1.cpio" 2>/dev/null | awk '$3 != "root" || $4 != "root" { bad = 1 }
-		END { exit bad }' || init_fail "entries not owned by root"
+		END { exit bad }' || fail "entries not owned by root"
 else
-	init_fail "mkinitramfs failed"
+	fail "mkinitramfs failed"
 fi
-init_verdict init-repro-zstd "$(($(wc -c <"$w/a1.img") / 1024)) KiB"
+verdict init-repro-zstd "$(($(wc -c <"$w/a1.img") / 1024)) KiB"
 
 # --- gzip, zstd modules ---
 if build 1 "$w/b1.img" --compress gzip --compress-modules zstd &&
 	build 2 "$w/b2.img" --compress gzip --compress-modules zstd; then
-	cmp -s "$w/b1.img" "$w/b2.img" || init_fail "two builds differ"
-	gzip -dc "$w/b1.img" >"$w/b1.cpio" 2>/dev/null || init_fail "not a gzip image"
+	cmp -s "$w/b1.img" "$w/b2.img" || fail "two builds differ"
+	gzip -dc "$w/b1.img" >"$w/b1.cpio" 2>/dev/null || fail "not a gzip image"
 	n=$(cpio -it <"$w/b1.cpio" 2>/dev/null | grep -c '\.ko\.zst$')
-	[ "$n" -gt 0 ] || init_fail "no .ko.zst in the image"
-	cpio -it <"$w/b1.cpio" 2>/dev/null | grep -q '\.ko$' && init_fail "uncompressed modules left"
+	[ "$n" -gt 0 ] || fail "no .ko.zst in the image"
+	cpio -it <"$w/b1.cpio" 2>/dev/null | grep -q '\.ko$' && fail "uncompressed modules left"
 else
-	init_fail "mkinitramfs failed"
+	fail "mkinitramfs failed"
 fi
-init_verdict init-repro-gzip "$(($(wc -c <"$w/b1.img") / 1024)) KiB, ${n:-0} zstd modules"
+verdict init-repro-gzip "$(($(wc -c <"$w/b1.img") / 1024)) KiB, ${n:-0} zstd modules"
 
 # --- the closure and the indexes ---
 closure_ok() { # closure_ok CPIO: unpack, check modules.dep against the files
@@ -84,27 +79,25 @@ closure_ok() { # closure_ok CPIO: unpack, check modules.dep against the files
 	tr ' ' '\n' <"$m/modules.dep" | sed -n 's/:$//; /\.ko/p' | LC_ALL=C sort -u |
 		while read -r f; do [ -f "$m/$f" ] || { echo "missing $f" >&2; exit 1; }; done
 }
-closure_ok "$w/a1.cpio" || init_fail "named set: closure or index broken"
+closure_ok "$w/a1.cpio" || fail "named set: closure or index broken"
 if TMPDIR=$w/tmp1 "$top/init/mkinitramfs" -q -o "$w/h.img" -k "$KVER" -d "$KDIR" \
 	--hostonly --compress none >&2; then
-	closure_ok "$w/h.img" || init_fail "--hostonly: closure or index broken"
+	closure_ok "$w/h.img" || fail "--hostonly: closure or index broken"
 	hn=$(wc -l <"$w/files")
 else
-	init_fail "mkinitramfs --hostonly failed"
+	fail "mkinitramfs --hostonly failed"
 fi
-init_verdict init-closure "host-only picked ${hn:-0} modules on this machine"
+verdict init-closure "host-only picked ${hn:-0} modules on this machine"
 
 # --- boot the zstd-module image ---
 uuid=$(cat /proc/sys/kernel/random/uuid)
 if ! init_rootdir "$w/rootdir" || ! init_mkfs ext4 "$w/rootdir" "$w/ext4.img" "$uuid" mpt-root >&2; then
-	init_fail "cannot make the root disk"
+	fail "cannot make the root disk"
 fi
-rc=0
-init_boot "$w/boot.res" "$w/boot.log" "$w/b1.img" "$w/ext4.img" "root=UUID=$uuid" || rc=$?
-[ "$rc" = 0 ] || init_fail "$(mpt_boot_why "$rc" "$w/boot.res") (log $w/boot.log)"
+init_run "$w/boot.res" "$w/boot.log" "$w/b1.img" "$w/ext4.img" "root=UUID=$uuid"
 init_check_root "$w/boot.res" ext4
 [ "$(mpt_num init_ok "$w/boot.res")" -gt 0 ] ||
-	init_fail "no init_module: were the zstd modules decompressed?"
-[ "$(mpt_num finit_enter "$w/boot.res")" = 0 ] || init_fail "finit_module on a .ko.zst"
-init_verdict init-zstd-modules "$(mpt_num init_ok "$w/boot.res") modules decompressed by the preloader"
+	fail "no init_module: were the zstd modules decompressed?"
+[ "$(mpt_num finit_enter "$w/boot.res")" = 0 ] || fail "finit_module on a .ko.zst"
+verdict init-zstd-modules "$(mpt_num init_ok "$w/boot.res") modules decompressed by the preloader"
 exit 0

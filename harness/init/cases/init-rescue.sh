@@ -23,12 +23,7 @@ uuid=$(cat /proc/sys/kernel/random/uuid)
 missing=$(cat /proc/sys/kernel/random/uuid)
 
 names="init-rescue-noroot init-rescue-noinit init-rescue-break init-rescue-noshell"
-fail_all() {
-	for n in $names; do echo "FAIL: vm/$n: $*"; done
-	exit 0
-}
-init_kernel || fail_all "no bookworm kernel (harness/lib/kernels.sh bookworm)"
-init_build || fail_all "make build/modpreload-init failed"
+init_prepare
 bb=$(command -v busybox) || fail_all "no busybox (busybox-static)"
 init_rootdir "$w/rootdir" || fail_all "no busybox for the root"
 init_mkfs ext4 "$w/rootdir" "$w/ext4.img" "$uuid" mpt-root >&2 || fail_all "mkfs.ext4 failed"
@@ -49,49 +44,43 @@ kmsg_time() {
 
 # --- no such root device ---
 r=$w/noroot.res l=$w/noroot.log
-rc=0
-init_boot "$r" "$l" "$w/shell.img" "$w/ext4.img" "root=UUID=$missing" 60 || rc=$?
-[ "$rc" = 0 ] || init_fail "$(mpt_boot_why "$rc" "$r") (log $l)"
+init_run "$r" "$l" "$w/shell.img" "$w/ext4.img" "root=UUID=$missing" 60
 has "$l" "*** cannot boot: root device UUID=$missing (UUID) not found within 5 s" ||
-	init_fail "no 'cannot boot' message naming root=UUID=$missing"
+	fail "no 'cannot boot' message naming root=UUID=$missing"
 has "$l" "tried: vda (ext4 UUID=$uuid LABEL=mpt-root)" ||
-	init_fail "the message does not list the disk that was looked at"
-has "$l" "hint: is its driver in the image?" || init_fail "no hint"
-has "$l" "rescue shell: starting /bin/sh" || init_fail "no word of the shell"
-has "$l" "(initramfs) / # " || init_fail "no shell prompt"
-[ "$(mpt_get shell "$r")" = rescue ] || init_fail "the shell did not run its profile"
-[ "$(mpt_get shell_leader_ppid "$r")" = 1 ] || init_fail "the shell is not PID 1's grandchild"
-[ "$(mpt_get shell_report "$r")" = present ] || init_fail "no report in the rescue shell"
+	fail "the message does not list the disk that was looked at"
+has "$l" "hint: is its driver in the image?" || fail "no hint"
+has "$l" "rescue shell: starting /bin/sh" || fail "no word of the shell"
+has "$l" "(initramfs) / # " || fail "no shell prompt"
+[ "$(mpt_get shell "$r")" = rescue ] || fail "the shell did not run its profile"
+[ "$(mpt_get shell_leader_ppid "$r")" = 1 ] || fail "the shell is not PID 1's grandchild"
+[ "$(mpt_get shell_report "$r")" = present ] || fail "no report in the rescue shell"
 t0=$(kmsg_time "$r" "preloader finished")
 t1=$(kmsg_time "$r" "*** cannot boot")
 waited=$(awk -v a="${t0:-0}" -v b="${t1:-0}" 'BEGIN { printf "%.2f", b - a }')
 if [ -z "$t0" ] || [ -z "$t1" ]; then
-	init_fail "no /init records in dmesg"
+	fail "no /init records in dmesg"
 elif ! awk -v s="$waited" -v hi="$((5 + $(mpt_scaled 3 "$r")))" 'BEGIN { exit !(s >= 4.9 && s <= hi) }'; then
-	init_fail "waited $waited s for the root, bound 5 s (+ $(mpt_scaled 3 "$r") s of scanning on this host)"
+	fail "waited $waited s for the root, bound 5 s (+ $(mpt_scaled 3 "$r") s of scanning on this host)"
 fi
-init_verdict init-rescue-noroot "gave up after ${waited} s, shell at $(mpt_get shell_uptime "$r") s"
+verdict init-rescue-noroot "gave up after ${waited} s, shell at $(mpt_get shell_uptime "$r") s"
 
 # --- no init on the root ---
 r=$w/noinit.res l=$w/noinit.log
-rc=0
-init_boot "$r" "$l" "$w/shell.img" "$w/ext4.img" "root=UUID=$uuid init=/sbin/nope" 60 || rc=$?
-[ "$rc" = 0 ] || init_fail "$(mpt_boot_why "$rc" "$r") (log $l)"
+init_run "$r" "$l" "$w/shell.img" "$w/ext4.img" "root=UUID=$uuid init=/sbin/nope" 60
 has "$l" "*** cannot boot: init=/sbin/nope is not usable on the root file system" ||
-	init_fail "no message naming init=/sbin/nope"
-has "$l" "tried: /sbin/nope: No such file or directory" || init_fail "no 'tried' line"
-[ "$(mpt_get shell "$r")" = rescue ] || init_fail "no rescue shell"
-init_verdict init-rescue-noinit
+	fail "no message naming init=/sbin/nope"
+has "$l" "tried: /sbin/nope: No such file or directory" || fail "no 'tried' line"
+[ "$(mpt_get shell "$r")" = rescue ] || fail "no rescue shell"
+verdict init-rescue-noinit
 
 # --- rd.break, then on to the root ---
 r=$w/break.res l=$w/break.log
-rc=0
-init_boot "$r" "$l" "$w/shell.img" "$w/ext4.img" "root=/dev/vda rd.break" 60 || rc=$?
-[ "$rc" = 0 ] || init_fail "$(mpt_boot_why "$rc" "$r") (log $l)"
-[ "$(mpt_get shell "$r")" = break ] || init_fail "no shell at rd.break"
-[ "$(mpt_get shell_sysroot_init "$r")" = yes ] || init_fail "the root was not on /sysroot"
+init_run "$r" "$l" "$w/shell.img" "$w/ext4.img" "root=/dev/vda rd.break" 60
+[ "$(mpt_get shell "$r")" = break ] || fail "no shell at rd.break"
+[ "$(mpt_get shell_sysroot_init "$r")" = yes ] || fail "the root was not on /sysroot"
 init_check_root "$r" ext4
-init_verdict init-rescue-break
+verdict init-rescue-break
 
 # --- no shell in the image: bounded retries, a halt, no panic ---
 # A halted machine never powers off: run.sh stops it once it says so.
@@ -100,14 +89,14 @@ rc=0
 "$top/harness/lib/run.sh" -k "$KDIR/vmlinuz" -i "$w/noshell.img" -s 2 -t 60 -l "$l" \
 	--disk "$w/ext4.img" --until "the system is halted" \
 	-a "root=UUID=$missing rootwait=1 loglevel=1" >"$r" 2>>"$l.host" || rc=$?
-[ "$rc" = 0 ] || init_fail "$(mpt_boot_why "$rc" "$r"), expected 'the system is halted' (log $l)"
+[ "$rc" = 0 ] || fail "$(mpt_boot_why "$rc" "$r"), expected 'the system is halted' (log $l)"
 has "$l" "*** cannot boot: root device UUID=$missing (UUID) not found within 1 s" ||
-	init_fail "no 'cannot boot' message"
-has "$l" "no shell in the image: trying again (3 of 3)" || init_fail "no retries"
-has "$l" "*** giving up: no shell in the image" || init_fail "no 'giving up'"
-has "$l" "the system is halted" || init_fail "no word of the halt"
+	fail "no 'cannot boot' message"
+has "$l" "no shell in the image: trying again (3 of 3)" || fail "no retries"
+has "$l" "*** giving up: no shell in the image" || fail "no 'giving up'"
+has "$l" "the system is halted" || fail "no word of the halt"
 if has "$l" "Kernel panic" || has "$l" "Attempted to kill init"; then
-	init_fail "the kernel panicked"
+	fail "the kernel panicked"
 fi
-init_verdict init-rescue-noshell
+verdict init-rescue-noshell
 exit 0

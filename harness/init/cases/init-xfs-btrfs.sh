@@ -12,12 +12,7 @@ w=$top/build/vm/init/fs
 mkdir -p "$w"
 
 names="init-xfs-uuid init-btrfs-uuid"
-fail_all() {
-	for n in $names; do echo "FAIL: vm/$n: $*"; done
-	exit 0
-}
-init_kernel || fail_all "no bookworm kernel (harness/lib/kernels.sh bookworm)"
-init_build || fail_all "make build/modpreload-init failed"
+init_prepare
 init_rootdir "$w/rootdir" || fail_all "no busybox for the root (busybox-static)"
 "$top/init/mkinitramfs" -q -o "$w/initrd.img" -k "$KVER" -d "$KDIR" \
 	--include virtio_pci,virtio_blk,xfs,btrfs >&2 || fail_all "mkinitramfs failed"
@@ -35,23 +30,20 @@ for fs in xfs btrfs; do
 	fi
 	extra=''
 	[ "$fs" = btrfs ] && extra="rw rootflags=noatime,compress=zstd"
-	rc=0
-	init_boot "$w/$fs.res" "$w/$fs.log" "$w/initrd.img" "$w/$fs.img" \
-		"root=UUID=$uuid $extra" || rc=$?
-	[ "$rc" = 0 ] || init_fail "$(mpt_boot_why "$rc" "$w/$fs.res") (log $w/$fs.log)"
+	init_run "$w/$fs.res" "$w/$fs.log" "$w/initrd.img" "$w/$fs.img" "root=UUID=$uuid $extra"
 	init_check_root "$w/$fs.res" "$fs"
 	for m in virtio_pci virtio_blk "$fs" libcrc32c; do
-		[ "$(mpt_get "proc.$m" "$w/$fs.res")" = 1 ] || init_fail "$m not in /proc/modules"
+		[ "$(mpt_get "proc.$m" "$w/$fs.res")" = 1 ] || fail "$m not in /proc/modules"
 	done
 	other=xfs
 	[ "$fs" = xfs ] && other=btrfs
-	[ "$(mpt_get "proc.$other" "$w/$fs.res")" = 0 ] || init_fail "$other loaded too"
+	[ "$(mpt_get "proc.$other" "$w/$fs.res")" = 0 ] || fail "$other loaded too"
 	if [ "$fs" = btrfs ]; then
 		case $(mpt_get root_opts "$w/$fs.res") in
 		rw,noatime,*compress=zstd*) ;;
-		*) init_fail "root mounted $(mpt_get root_opts "$w/$fs.res")" ;;
+		*) fail "root mounted $(mpt_get root_opts "$w/$fs.res")" ;;
 		esac
 	fi
-	init_verdict "init-$fs-uuid" "root init at $(mpt_get root_uptime "$w/$fs.res") s, $(mpt_num load_total "$w/$fs.res") modules"
+	verdict "init-$fs-uuid" "root init at $(mpt_get root_uptime "$w/$fs.res") s, $(mpt_num load_total "$w/$fs.res") modules"
 done
 exit 0

@@ -7,37 +7,15 @@
 # once and udev's workers load nothing. rd.modpreload.jobs=1: never more
 # than one of modpreload's loads in the kernel, plus the hung one once given
 # up on. rd.modpreload.modules=mpt_params with mpt_params.value=7: loaded by
-# modpreload, with its option. About 2 minutes.
+# modpreload, with its option. The scenario is harness/lib/scenarios/fail.sh,
+# dracut-fail.sh's too. About 2 minutes.
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
+# shellcheck source=harness/itools/host.sh
 . "$top/harness/itools/host.sh"
+# shellcheck source=harness/lib/scenarios/fail.sh
+. "$top/harness/lib/scenarios/fail.sh"
 name=itools-fail
-
-if ! it_setup; then
-	echo "FAIL: vm/$name: setup failed (see build/vm/itools/setup.log)"
-	exit 0
-fi
-lists=$(it_lists_failing)
-if ! it_image failing yes "$lists"; then
-	echo "FAIL: vm/$name: mkinitramfs could not build the image (see build/vm/itools/logs/)"
-	exit 0
-fi
-res=$DR_WORK/logs/failing.txt
-rc=0
-dr_boot "$res" "$DR_WORK/logs/failing.serial" "$DR_WORK/img/failing.img" 4 \
-	"rd.modpreload.timeout=5 rd.modpreload.jobs=1 rd.modpreload.modules=mpt_params mpt_params.value=7" 420 || rc=$?
-[ "$rc" = 0 ] || dr_fail "$(mpt_boot_why "$rc" "$res") (see $DR_WORK/logs/failing.serial)"
-dr_check_root "$res"
-dr_check_failing "$res" report_run
-inflight=$(mpt_num finit_max_inflight.modpreload "$res")
-if [ "$inflight" -lt 1 ] || [ "$inflight" -gt 2 ]; then
-	dr_fail "rd.modpreload.jobs=1: up to $inflight of modpreload's loads in the kernel at once"
-fi
-dr_eq "mpt_params load attempts" "$(mpt_num load.mpt_params "$res")" 1
-dr_eq "mpt_params.value" "$(mpt_get param.mpt_params.value "$res")" 7
-case ,$(mpt_get loaded_by.modpreload "$res"), in
-*,mpt_params,*) ;;
-*) dr_fail "rd.modpreload.modules=mpt_params was not loaded by modpreload" ;;
-esac
-dr_details "initramfs-tools, modpreload, failing modules, jobs=1, 4 vCPUs" "$res"
-dr_verdict "$name/4cpu" "$(mpt_num finit_enter "$res") calls for $(mpt_num load_modules "$res") modules, 1 failed, 1 hung"
+it_prepare_image failing yes "$(it_lists_failing)"
+scenario_fail 4cpu "$DEB_WORK/img/failing.img" failing report_run rd.modpreload.modules "" \
+	"initramfs-tools, modpreload, failing modules, jobs=1, 4 vCPUs"

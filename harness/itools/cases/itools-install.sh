@@ -17,89 +17,60 @@
 # About 2 minutes when the images must be built, seconds otherwise.
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
+# shellcheck source=harness/itools/host.sh
 . "$top/harness/itools/host.sh"
+# shellcheck source=harness/lib/scenarios/install.sh
+. "$top/harness/lib/scenarios/install.sh"
 name=itools-install
 
-if ! it_setup; then
-	echo "FAIL: vm/$name: setup failed (see build/vm/itools/setup.log)"
-	exit 0
-fi
-tmp=$(mktemp -d "$DR_WORK/tmp/install.XXXXXX")
+deb_prepare
+tmp=$(mktemp -d "$DEB_WORK/tmp/install.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
 # --- make-install ---------------------------------------------------------
-it=usr/share/initramfs-tools
-if ! make -s -C "$top" install-initramfs-tools DESTDIR="$tmp/d1" >"$tmp/make.log" 2>&1; then
-	dr_fail "make install-initramfs-tools failed: $(tail -n 3 "$tmp/make.log")"
-fi
-for f in hooks/modpreload scripts/init-top/modpreload; do
-	if [ ! -x "$tmp/d1/$it/$f" ]; then
-		dr_fail "no executable $it/$f"
-	elif ! cmp -s "$tmp/d1/$it/$f" "$top/initramfs-tools/$f"; then
-		dr_fail "$it/$f differs from the source"
-	fi
-done
-make -s -C "$top" install-initramfs-tools DESTDIR="$tmp/d2" PREFIX=/opt/mp >/dev/null 2>&1
-[ -x "$tmp/d2/opt/mp/share/initramfs-tools/hooks/modpreload" ] || dr_fail "PREFIX=/opt/mp not honoured"
-make -s -C "$top" install-initramfs-tools DESTDIR="$tmp/d3" ITOOLSDIR=/x/it >/dev/null 2>&1
-[ -x "$tmp/d3/x/it/scripts/init-top/modpreload" ] || dr_fail "ITOOLSDIR not honoured"
-make -n -C "$top" install DESTDIR="$tmp/d4" 2>/dev/null | grep -q 'initramfs-tools/hooks/modpreload' ||
-	dr_fail "make install does not install the initramfs-tools hook"
-dr_verdict "$name/make-install"
+scenario_make_install install-initramfs-tools usr/share/initramfs-tools initramfs-tools \
+	"hooks/modpreload scripts/init-top/modpreload" share/initramfs-tools/hooks/modpreload \
+	ITOOLSDIR=/x/it scripts/init-top/modpreload initramfs-tools/hooks/modpreload "the initramfs-tools hook"
+verdict "$name/make-install"
 
 # --- image ----------------------------------------------------------------
 lists=$(it_lists_failing)
 if ! it_image with yes || ! it_image without no || ! it_image failing yes "$lists"; then
-	echo "FAIL: vm/$name/image: mkinitramfs could not build the images (see $DR_WORK/logs/)"
+	echo "FAIL: vm/$name/image: mkinitramfs could not build the images (see $DEB_WORK/logs/)"
 	exit 0
 fi
 for i in with without failing; do
 	mkdir -p "$tmp/$i"
-	if ! unmkinitramfs "$DR_WORK/img/$i.img" "$tmp/$i" 2>"$tmp/$i.err"; then
-		dr_fail "$i: unmkinitramfs failed: $(head -n 2 "$tmp/$i.err")"
+	if ! unmkinitramfs "$DEB_WORK/img/$i.img" "$tmp/$i" 2>"$tmp/$i.err"; then
+		fail "$i: unmkinitramfs failed: $(head -n 2 "$tmp/$i.err")"
 	fi
 	# with early microcode the main archive is in main/
 	[ -d "$tmp/$i/main" ] && mv "$tmp/$i" "$tmp/$i.all" && mv "$tmp/$i.all/main" "$tmp/$i"
 done
 for i in with failing; do
-	cmp -s "$tmp/$i/usr/sbin/modpreload" "$DR_BIN" || dr_fail "$i: /usr/sbin/modpreload is not the binary given"
-	[ -x "$tmp/$i/scripts/init-top/modpreload" ] || dr_fail "$i: no executable boot script"
+	cmp -s "$tmp/$i/usr/sbin/modpreload" "$DEB_BIN" || fail "$i: /usr/sbin/modpreload is not the binary given"
+	[ -x "$tmp/$i/scripts/init-top/modpreload" ] || fail "$i: no executable boot script"
 	order=" $(sed -n 's|^/scripts/init-top/\([^ ]*\) .*|\1|p' "$tmp/$i/scripts/init-top/ORDER" | tr '\n' ' ')"
 	case $order in
 	*" modpreload "*) case " ${order#*" modpreload "}" in *" udev "*) ;; *) order=bad ;; esac ;;
 	*) order=bad ;;
 	esac
-	[ "$order" != bad ] || dr_fail "$i: init-top's ORDER does not run modpreload before udev"
+	[ "$order" != bad ] || fail "$i: init-top's ORDER does not run modpreload before udev"
 done
 for m in mpt_fail_child mpt_hang_child mpt_fail mpt_hang; do
-	[ -n "$(find "$tmp/failing/usr/lib/modules" -name "$m.ko")" ] || dr_fail "failing: $m.ko not in the image"
+	[ -n "$(find "$tmp/failing/usr/lib/modules" -name "$m.ko")" ] || fail "failing: $m.ko not in the image"
 done
 cmp -s "$tmp/failing/etc/modpreload.d/50-mpt-failing.conf" "$lists/50-mpt-failing.conf" ||
-	dr_fail "failing: the modpreload.d list is not in the image"
-[ ! -e "$tmp/with/etc/modpreload.d" ] || dr_fail "with: a modpreload.d list although none was given"
+	fail "failing: the modpreload.d list is not in the image"
+[ ! -e "$tmp/with/etc/modpreload.d" ] || fail "with: a modpreload.d list although none was given"
 left=$(cd "$tmp/without" && find . -name '*modpreload*' | tr '\n' ' ')
-[ -z "$left" ] || dr_fail "without MODPRELOAD=y the image holds $left"
-dr_verdict "$name/image"
+[ -z "$left" ] || fail "without MODPRELOAD=y the image holds $left"
+verdict "$name/image"
 
 # --- script ---------------------------------------------------------------
 root=$tmp/with
 mkdir -p "$root/dev" "$root/proc" "$root/run" "$root/conf"
 : >"$root/dev/null"
-# stub STATUS: a stand-in for /usr/sbin/modpreload that records its
-# arguments and the command line file it was given, then ends with STATUS
-# ("segv": killed by SIGSEGV; "none": no binary at all).
-# shellcheck disable=SC2016 # the stand-in's own code, expanded when it runs
-stub() {
-	rm -f "$root/usr/sbin/modpreload" "$root/run/stub.args" "$root/run/stub.cmdline"
-	[ "$1" = none ] && return
-	{
-		echo '#!/bin/sh'
-		echo 'echo "$*" >/run/stub.args'
-		echo 'while [ $# -gt 1 ]; do [ "$1" = --cmdline ] && cat "$2" >/run/stub.cmdline; shift; done'
-		if [ "$1" = segv ]; then echo 'kill -SEGV $$'; else echo "exit $1"; fi
-	} >"$root/usr/sbin/modpreload"
-	chmod 755 "$root/usr/sbin/modpreload"
-}
 # run_script [BLACKLIST]: as /init does, with its exported quiet and
 # blacklist; prints the status, the console output goes to $root/run/console
 run_script() {
@@ -111,46 +82,46 @@ run_script() {
 echo "console=ttyS0 root=/dev/vda mpt_params.value=7" >"$root/proc/cmdline"
 printf '# options go to load_modules\nmpt_params value=3\nmpt_drv\n\nmpt_drv2\n' >"$root/conf/modules"
 for st in 0 1 2 3 segv none; do
-	stub "$st"
-	dr_eq "status (modpreload: $st)" "$(run_script a,b)" "status=0"
+	install_stub "$root" "$st"
+	eq "status (modpreload: $st)" "$(run_script a,b)" "status=0"
 	if [ "$st" = none ]; then
-		grep -q 'modpreload is missing' "$root/dev/kmsg" || dr_fail "no kernel log line about the missing binary"
+		grep -q 'modpreload is missing' "$root/dev/kmsg" || fail "no kernel log line about the missing binary"
 		grep -q 'Warning: modpreload: /usr/sbin/modpreload is missing' "$root/run/console" ||
-			dr_fail "no console warning about the missing binary"
+			fail "no console warning about the missing binary"
 		continue
 	fi
-	dr_eq "options (modpreload: $st)" "$(cat "$root/run/stub.args" 2>/dev/null)" \
+	eq "options (modpreload: $st)" "$(cat "$root/run/stub.args" 2>/dev/null)" \
 		"--coldplug --kmsg --cmdline /run/modpreload/cmdline --nodev-blacklist /run/modprobe.d/modpreload-nodev.conf --report /run/modpreload/report.json mpt_drv mpt_drv2"
-	dr_eq "command line (modpreload: $st)" "$(cat "$root/run/stub.cmdline" 2>/dev/null)" \
+	eq "command line (modpreload: $st)" "$(cat "$root/run/stub.cmdline" 2>/dev/null)" \
 		"console=ttyS0 root=/dev/vda mpt_params.value=7 modprobe.blacklist=a,b "
-	[ ! -e "$root/run/modpreload/cmdline" ] || dr_fail "the command line file was left behind"
+	[ ! -e "$root/run/modpreload/cmdline" ] || fail "the command line file was left behind"
 	case $st in
 	0)
-		[ ! -s "$root/dev/kmsg" ] || dr_fail "status 0 logged: $(cat "$root/dev/kmsg")"
-		[ ! -s "$root/run/console" ] || dr_fail "status 0 on the console: $(cat "$root/run/console")"
+		[ ! -s "$root/dev/kmsg" ] || fail "status 0 logged: $(cat "$root/dev/kmsg")"
+		[ ! -s "$root/run/console" ] || fail "status 0 on the console: $(cat "$root/run/console")"
 		;;
 	1)
-		grep -q '^<4>modpreload: some modules failed' "$root/dev/kmsg" || dr_fail "no kernel log line for status 1"
-		grep -q '^Warning: modpreload: some modules failed' "$root/run/console" || dr_fail "no console warning for status 1"
+		grep -q '^<4>modpreload: some modules failed' "$root/dev/kmsg" || fail "no kernel log line for status 1"
+		grep -q '^Warning: modpreload: some modules failed' "$root/run/console" || fail "no console warning for status 1"
 		;;
 	*)
-		grep -q '^<3>modpreload: exit status' "$root/dev/kmsg" || dr_fail "no kernel log line for status $st"
-		grep -q '^Warning: modpreload: exit status' "$root/run/console" || dr_fail "no console warning for status $st"
+		grep -q '^<3>modpreload: exit status' "$root/dev/kmsg" || fail "no kernel log line for status $st"
+		grep -q '^Warning: modpreload: exit status' "$root/run/console" || fail "no console warning for status $st"
 		;;
 	esac
 done
-stub 0
+install_stub "$root" 0
 run_script >/dev/null
-dr_eq "no blacklist=" "$(cat "$root/run/stub.cmdline" 2>/dev/null)" "console=ttyS0 root=/dev/vda mpt_params.value=7 "
+eq "no blacklist=" "$(cat "$root/run/stub.cmdline" 2>/dev/null)" "console=ttyS0 root=/dev/vda mpt_params.value=7 "
 # udevd started before it (a PREREQ gone wrong): said, and loaded anyway
 mkdir -p "$root/run/udev"
 : >"$root/run/udev/control"
 run_script >/dev/null
-grep -q '^<4>modpreload: udevd is running already' "$root/dev/kmsg" || dr_fail "a running udevd was not reported"
-[ -e "$root/run/stub.args" ] || dr_fail "modpreload did not run with udevd running"
+grep -q '^<4>modpreload: udevd is running already' "$root/dev/kmsg" || fail "a running udevd was not reported"
+[ -e "$root/run/stub.args" ] || fail "modpreload did not run with udevd running"
 rm -rf "$root/run/udev"
 echo "console=ttyS0 rd.modpreload=0 root=/dev/vda" >"$root/proc/cmdline"
-dr_eq "status (rd.modpreload=0)" "$(run_script)" "status=0"
-[ ! -e "$root/run/stub.args" ] || dr_fail "modpreload ran despite rd.modpreload=0"
-grep -q 'modpreload: off' "$root/dev/kmsg" || dr_fail "rd.modpreload=0 not logged"
-dr_verdict "$name/script"
+eq "status (rd.modpreload=0)" "$(run_script)" "status=0"
+[ ! -e "$root/run/stub.args" ] || fail "modpreload ran despite rd.modpreload=0"
+grep -q 'modpreload: off' "$root/dev/kmsg" || fail "rd.modpreload=0 not logged"
+verdict "$name/script"

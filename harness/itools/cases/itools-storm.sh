@@ -11,48 +11,31 @@
 # (plus ~1 minute per image the first time).
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
+# shellcheck source=harness/itools/host.sh
 . "$top/harness/itools/host.sh"
 name=itools-storm
 
-if ! it_setup; then
-	echo "FAIL: vm/$name: setup failed (see build/vm/itools/setup.log)"
-	exit 0
-fi
+it_prepare_image with yes
 # the storm without modpreload: make check-full's (MP_FULL=1)
 full=${MP_FULL:-0}
-if ! it_image with yes || { [ "$full" = 1 ] && ! it_image without no; }; then
-	echo "FAIL: vm/$name: mkinitramfs could not build the images (see build/vm/itools/logs/)"
-	exit 0
-fi
+[ "$full" != 1 ] || it_image without no ||
+	fail_all "mkinitramfs could not build the images (see $DEB_WORK/logs/)"
 
 for smp in ${MP_ITOOLS_CPUS:-8}; do
-	res=$DR_WORK/logs/with-$smp.txt
-	rc=0
-	dr_boot "$res" "$DR_WORK/logs/with-$smp.serial" "$DR_WORK/img/with.img" "$smp" "" 420 || rc=$?
-	[ "$rc" = 0 ] || dr_fail "$(mpt_boot_why "$rc" "$res") (see $DR_WORK/logs/with-$smp.serial)"
-	dr_check_root "$res"
-	dr_check_once "$res"
-	dr_check_preloaded "$res" report_run
-	dr_eq "vCPUs" "$(mpt_get ncpus "$res")" "$smp"
+	res=$DEB_WORK/logs/with-$smp.txt
+	deb_run "$res" "$DEB_WORK/img/with.img" "$smp" ""
+	deb_check_with "$res" report_run
+	eq "vCPUs" "$(mpt_get ncpus "$res")" "$smp"
 	mods=$(mpt_num load_modules "$res")
-	dr_details "initramfs-tools, modpreload, $smp vCPUs" "$res"
-	dr_figure "initramfs-tools $smp modpreload" "$res"
-	dr_verdict "$name/modpreload-${smp}cpu" "$(mpt_num finit_enter "$res") calls for $mods modules"
+	deb_details "initramfs-tools, modpreload, $smp vCPUs" "$res"
+	deb_figure "initramfs-tools $smp modpreload" "$res"
+	verdict "$name/modpreload-${smp}cpu" "$(mpt_num finit_enter "$res") calls for $mods modules"
 
 	[ "$full" = 1 ] || continue
-	res=$DR_WORK/logs/without-$smp.txt
-	rc=0
-	dr_boot "$res" "$DR_WORK/logs/without-$smp.serial" "$DR_WORK/img/without.img" "$smp" "" 420 || rc=$?
-	[ "$rc" = 0 ] || dr_fail "$(mpt_boot_why "$rc" "$res") (see $DR_WORK/logs/without-$smp.serial)"
-	dr_check_root "$res"
-	dr_eq "report" "$(mpt_get report_run "$res")" absent
-	dr_eq "finit_module calls by modpreload" "$(mpt_num finit_by.modpreload "$res")" 0
-	[ "$(dr_udev_calls "$res")" -gt 0 ] || dr_fail "udev loaded nothing"
-	[ "$(mpt_num finit_eexist "$res")" -gt 0 ] || dr_fail "no EEXIST: the storm this compares with did not happen"
-	dr_eq "modules loaded (same as with modpreload)" "$(mpt_num load_modules "$res")" "$mods"
-	dr_eq "modules loaded twice" "$(mpt_num load_dups "$res")" 0
-	dr_check_chain "$res"
-	dr_details "initramfs-tools, without modpreload, $smp vCPUs" "$res"
-	dr_figure "initramfs-tools $smp without" "$res"
-	dr_verdict "$name/without-${smp}cpu" "udev: $(mpt_num finit_enter "$res") calls, $(mpt_num finit_eexist "$res") EEXIST for $(mpt_num load_modules "$res") modules"
+	res=$DEB_WORK/logs/without-$smp.txt
+	deb_run "$res" "$DEB_WORK/img/without.img" "$smp" ""
+	deb_check_without "$res" report_run "$mods"
+	deb_details "initramfs-tools, without modpreload, $smp vCPUs" "$res"
+	deb_figure "initramfs-tools $smp without" "$res"
+	verdict "$name/without-${smp}cpu" "udev: $(mpt_num finit_enter "$res") calls, $(mpt_num finit_eexist "$res") EEXIST for $(mpt_num load_modules "$res") modules"
 done

@@ -25,20 +25,16 @@ top=$(cd "$(dirname "$0")/../../.." && pwd)
 # shellcheck source=harness/mkinitcpio/host.sh
 . "$top/harness/mkinitcpio/host.sh"
 
-if ! mkc_setup; then
-	echo "FAIL: vm/mkinitcpio-build: setup failed (see stderr)"
-	exit 0
-fi
+name=mkinitcpio-build
+mkc_setup || fail_all "setup failed (see stderr)"
 work=$MKC_DIR/buildtest
 rm -rf "$work"
 mkdir -p "$work/empty"
 
-# why MESSAGE: record a failed check
-why() { mkc_why="$mkc_why${mkc_why:+; }$*"; }
 exists() { [ -e "$br$1" ] || [ -L "$br$1" ]; }
-has() { exists "$1" || why "no $1 in the image"; }
-hasnt() { if exists "$1"; then why "$1 should not be in the image"; fi; }
-same() { cmp -s "$br$1" "$2" || why "$1 differs from $2"; }
+has() { exists "$1" || fail "no $1 in the image"; }
+hasnt() { if exists "$1"; then fail "$1 should not be in the image"; fi; }
+same() { cmp -s "$br$1" "$2" || fail "$1 differs from $2"; }
 
 # build NAME "HOOKS" "MODULES" [PATH]: a build root in $work/NAME, its
 # status in $rc, its output in $work/NAME.log
@@ -63,17 +59,17 @@ printf 'mpt_hang\n' >"$s/usr/lib/modpreload.d/30-masked.conf"
 
 # --- busybox image ----------------------------------------------------------
 build busybox "base modpreload udev" "ext4"
-[ "$rc" = 0 ] || why "build status $rc ($(grep -m1 ERROR "$work/busybox.log"))"
+[ "$rc" = 0 ] || fail "build status $rc ($(grep -m1 ERROR "$work/busybox.log"))"
 has /usr/bin/modpreload
 same /usr/bin/modpreload "$top/build/modpreload"
-[ -x "$br/usr/bin/modpreload" ] || why "/usr/bin/modpreload not executable"
+[ -x "$br/usr/bin/modpreload" ] || fail "/usr/bin/modpreload not executable"
 has /hooks/modpreload
 same /hooks/modpreload "$top/mkinitcpio-hook/hooks/modpreload"
-[ -x "$br/hooks/modpreload" ] || why "/hooks/modpreload not executable"
+[ -x "$br/hooks/modpreload" ] || fail "/hooks/modpreload not executable"
 grep -qx 'EARLYHOOKS="modpreload udev"' "$br/config" ||
-	why "config: $(grep EARLYHOOKS "$br/config") (want modpreload before udev)"
-grep -qx 'MODULES="ext4"' "$br/config" || why "config: no MODULES=\"ext4\""
-grep modpreload "$br/config" | grep -qv '^EARLYHOOKS=' && why "modpreload at another hook point"
+	fail "config: $(grep EARLYHOOKS "$br/config") (want modpreload before udev)"
+grep -qx 'MODULES="ext4"' "$br/config" || fail "config: no MODULES=\"ext4\""
+grep modpreload "$br/config" | grep -qv '^EARLYHOOKS=' && fail "modpreload at another hook point"
 same /etc/modpreload.d/10-mpt.conf "$s/etc/modpreload.d/10-mpt.conf"
 same /usr/lib/modpreload.d/20-sleep.conf "$s/usr/lib/modpreload.d/20-sleep.conf"
 hasnt /usr/lib/modpreload.d/10-mpt.conf
@@ -87,24 +83,24 @@ hasnt "$m/extra/mpt_fail.ko"
 hasnt "$m/extra/mpt_hang.ko"
 hasnt "$m/modules.dep"
 hasnt /usr/lib/systemd/system/modpreload.service
-busybox sh -n "$br/hooks/modpreload" 2>"$work/sh-n.err" || why "busybox sh -n: $(cat "$work/sh-n.err")"
+busybox sh -n "$br/hooks/modpreload" 2>"$work/sh-n.err" || fail "busybox sh -n: $(cat "$work/sh-n.err")"
 # modpreload plans from what mkinitcpio leaves of the module directory
 plan=$work/plan.json
 if "$top/build/modpreload" -n -d "$br" -S "$KVER" -C "$work/empty" --no-default-config \
 	--cmdline '' -c "$br/etc/modpreload.d/10-mpt.conf" \
 	-c "$br/usr/lib/modpreload.d/20-sleep.conf" ext4 >"$plan" 2>"$work/plan.err"; then
 	for n in ext4 jbd2 mpt_params mpt_aliased mpt_sleep; do
-		grep -q "\"name\": \"$n\"" "$plan" || why "the image's plan lacks $n"
+		grep -q "\"name\": \"$n\"" "$plan" || fail "the image's plan lacks $n"
 	done
 else
-	why "modpreload -n on the image: $(tail -n 1 "$work/plan.err")"
+	fail "modpreload -n on the image: $(tail -n 1 "$work/plan.err")"
 fi
 help=$(bash -c '. "$1"; help' _ "$top/mkinitcpio-hook/install/modpreload")
 case $help in
 *"HOOKS=(base modpreload udev"*"HOOKS=(base systemd modpreload"*) ;;
-*) why "help() does not document the placement" ;;
+*) fail "help() does not document the placement" ;;
 esac
-mkc_verdict mkinitcpio-build-busybox
+verdict mkinitcpio-build-busybox
 
 # --- errors ---------------------------------------------------------------------
 # The host's tools without any modpreload, whether or not one is installed
@@ -119,51 +115,51 @@ for d in /usr/local/sbin /usr/local/bin /usr/sbin /usr/bin /sbin /bin; do
 	done
 done
 build nobin "base modpreload" "" "$nobin"
-[ "$rc" = 1 ] || why "no binary: build status $rc (want 1)"
+[ "$rc" = 1 ] || fail "no binary: build status $rc (want 1)"
 if [ "$(grep -c ERROR "$work/nobin.log")" != 1 ] ||
 	! grep -q 'ERROR: modpreload: binary not found' "$work/nobin.log"; then
-	why "no binary: not the one error naming it ($(grep -m1 ERROR "$work/nobin.log"))"
+	fail "no binary: not the one error naming it ($(grep -m1 ERROR "$work/nobin.log"))"
 fi
 printf 'no_such_module\n' >"$s/etc/modpreload.d/40-missing.conf"
 build missing "base modpreload" ""
 rm -f "$s/etc/modpreload.d/40-missing.conf"
-[ "$rc" = 1 ] || why "missing module: build status $rc (want 1)"
+[ "$rc" = 1 ] || fail "missing module: build status $rc (want 1)"
 if [ "$(grep -c ERROR "$work/missing.log")" != 1 ] ||
 	! grep -q "ERROR: module not found: 'no_such_module'" "$work/missing.log"; then
-	why "missing module: not the one error naming it ($(grep -m1 ERROR "$work/missing.log"))"
+	fail "missing module: not the one error naming it ($(grep -m1 ERROR "$work/missing.log"))"
 fi
-mkc_verdict mkinitcpio-build-errors
+verdict mkinitcpio-build-errors
 
 # --- systemd image ------------------------------------------------------------------
 build systemd "base systemd modpreload" "ext4"
-[ "$rc" = 0 ] || why "build status $rc ($(grep -m1 ERROR "$work/systemd.log"))"
+[ "$rc" = 0 ] || fail "build status $rc ($(grep -m1 ERROR "$work/systemd.log"))"
 u=/usr/lib/systemd/system/modpreload.service
 same "$u" "$top/mkinitcpio-hook/modpreload.service"
 w=/usr/lib/systemd/system/sysinit.target.wants/modpreload.service
-[ "$(readlink "$br$w")" = "$u" ] || why "$w -> $(readlink "$br$w") (want $u)"
+[ "$(readlink "$br$w")" = "$u" ] || fail "$w -> $(readlink "$br$w") (want $u)"
 same /usr/bin/modpreload "$top/build/modpreload"
 hasnt /hooks/modpreload
-grep -q modpreload "$br/config" && why "config names modpreload: $(grep modpreload "$br/config")"
-grep -qx ext4 "$br/etc/modules-load.d/MODULES.conf" || why "no ext4 in MODULES.conf"
+grep -q modpreload "$br/config" && fail "config names modpreload: $(grep modpreload "$br/config")"
+grep -qx ext4 "$br/etc/modules-load.d/MODULES.conf" || fail "no ext4 in MODULES.conf"
 if ! systemd-analyze --man=no verify "$top/mkinitcpio-hook/modpreload.service" \
 	>"$work/verify.log" 2>&1 || [ -s "$work/verify.log" ]; then
-	why "systemd-analyze verify: $(head -n 1 "$work/verify.log")"
+	fail "systemd-analyze verify: $(head -n 1 "$work/verify.log")"
 fi
-mkc_verdict mkinitcpio-build-systemd
+verdict mkinitcpio-build-systemd
 
 # --- make install -------------------------------------------------------------------
 d=$work/destdir
 if make -s -C "$top" install-mkinitcpio DESTDIR="$d" PREFIX=/usr >"$work/install.log" 2>&1; then
 	for f in lib/initcpio/install/modpreload lib/initcpio/hooks/modpreload \
 		lib/systemd/system/modpreload.service; do
-		[ -f "$d/usr/$f" ] || why "make install: no /usr/$f"
+		[ -f "$d/usr/$f" ] || fail "make install: no /usr/$f"
 	done
 	cmp -s "$d/usr/lib/initcpio/hooks/modpreload" "$top/mkinitcpio-hook/hooks/modpreload" ||
-		why "make install: hooks/modpreload differs"
+		fail "make install: hooks/modpreload differs"
 else
-	why "make install-mkinitcpio failed: $(tail -n 1 "$work/install.log")"
+	fail "make install-mkinitcpio failed: $(tail -n 1 "$work/install.log")"
 fi
-mkc_verdict mkinitcpio-install
+verdict mkinitcpio-install
 
 # --- shellcheck -------------------------------------------------------------------------
 if command -v shellcheck >/dev/null; then
@@ -173,10 +169,10 @@ if command -v shellcheck >/dev/null; then
 		harness/mkinitcpio/*.sh harness/mkinitcpio/install/* harness/mkinitcpio/hooks/* \
 		harness/mkinitcpio/cases/mkinitcpio-*.sh $(ls bench/mkinitcpio-*.sh 2>/dev/null) \
 		>"$work/shellcheck.log" 2>&1; then
-		why "$(grep -c '^In ' "$work/shellcheck.log") findings (build/mkinitcpio/buildtest/shellcheck.log)"
+		fail "$(grep -c '^In ' "$work/shellcheck.log") findings (build/mkinitcpio/buildtest/shellcheck.log)"
 		cat "$work/shellcheck.log" >&2
 	fi
-	mkc_verdict mkinitcpio-shellcheck
+	verdict mkinitcpio-shellcheck
 else
 	echo "SKIP: vm/mkinitcpio-shellcheck: no shellcheck"
 fi

@@ -10,21 +10,20 @@ top=$(cd "$(dirname "$0")/../../.." && pwd)
 # shellcheck source=harness/mkinitcpio/host.sh
 . "$top/harness/mkinitcpio/host.sh"
 
-if ! mkc_setup || ! img=$(mkc_image with "base modpreload udev mpt" "ext4"); then
-	echo "FAIL: vm/mkinitcpio-disable: setup failed (see stderr)"
-	exit 0
-fi
+name=mkinitcpio-disable
+mkc_setup || fail_all "setup failed (see stderr)"
+img=$(mkc_image with "base modpreload udev mpt" "ext4") || fail_all "setup failed (see stderr)"
 o=$MKC_DIR/out/disable.txt
 mkdir -p "$MKC_DIR/out"
-mkc_boot "$img" 4 "rd.modpreload=0" "$o" || { rc=$?; mkc_why="boot failed: $(mpt_boot_why "$rc" "$o")"; }
-mkc_expect "$o" root_reached -eq 1
-mkc_expect_is "$o" report absent
-mkc_expect "$o" proc.mpt_params -eq 0
-mkc_expect "$o" finit_eexist -gt 0
-mkc_expect "$o" param.mpt_drv.probed -eq 16
-mkc_expect "$o" param.mpt_drv2.probed -eq 4
-mkc_expect "$o" proc.ext4 -eq 1
+mkc_run "$img" 4 "rd.modpreload=0" "$o"
+expect "$o" root_reached -eq 1
+expect_is "$o" report absent
+expect "$o" proc.mpt_params -eq 0
+expect "$o" finit_eexist -gt 0
+expect "$o" param.mpt_drv.probed -eq 16
+expect "$o" param.mpt_drv2.probed -eq 4
+expect "$o" proc.ext4 -eq 1
 printf 'mkinitcpio-disable smp=4: %s; root at %s s\n' "$(mkc_figures "$o")" \
-	"$(mkc_get root_uptime "$o")" >&2
-mkc_verdict mkinitcpio-disable "udev alone: $(mkc_figures "$o")"
+	"$(mpt_get root_uptime "$o")" >&2
+verdict mkinitcpio-disable "udev alone: $(mkc_figures "$o")"
 exit 0

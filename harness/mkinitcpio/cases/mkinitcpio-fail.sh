@@ -16,39 +16,38 @@ top=$(cd "$(dirname "$0")/../../.." && pwd)
 # shellcheck source=harness/mkinitcpio/host.sh
 . "$top/harness/mkinitcpio/host.sh"
 
-if ! mkc_setup || ! img=$(mkc_image fail "base modpreload udev mpt" "ext4 mpt_fail"); then
-	echo "FAIL: vm/mkinitcpio-fail: setup failed (see stderr)"
-	exit 0
-fi
+name=mkinitcpio-fail
+mkc_setup || fail_all "setup failed (see stderr)"
+img=$(mkc_image fail "base modpreload udev mpt" "ext4 mpt_fail") || fail_all "setup failed (see stderr)"
 mkdir -p "$MKC_DIR/out"
 o=$MKC_DIR/out/fail.txt
-mkc_boot "$img" 4 "rd.modpreload.modules=mpt_fail_child earlymodules=mpt-alias-only" "$o" || { rc=$?; mkc_why="boot failed: $(mpt_boot_why "$rc" "$o")"; }
-ok=$(mkc_num finit_ok "$o")
-enodev=$(mkc_num finit_errno_19 "$o")
-mkc_expect "$o" root_reached -eq 1
-mkc_expect "$o" proc.mpt_fail -eq 0
-mkc_expect "$o" proc.mpt_fail_child -eq 0
-mkc_expect "$o" load.mpt_fail_child -eq 0
-mkc_expect "$o" proc.ext4 -eq 1
-mkc_expect "$o" proc.mpt_params -eq 1
-mkc_expect "$o" proc.mpt_aliased -eq 1
-mkc_expect "$o" param.mpt_drv.probed -eq 16
-mkc_expect "$o" param.mpt_drv2.probed -eq 4
-mkc_expect "$o" finit_eexist -eq 0
-mkc_expect "$o" finit_ebusy -eq 0
-mkc_expect "$o" finit_errno_19 -ge 1
-mkc_expect "$o" finit_errno_19 -le 2
-mkc_expect "$o" finit_by.modprobe -le 1
-mkc_expect "$o" "finit_by.(udev-worker)" -eq 0
-mkc_expect "$o" finit_enter -eq $((ok + enodev))
-mkc_expect "$o" proc_count -eq "$ok"
+mkc_run "$img" 4 "rd.modpreload.modules=mpt_fail_child earlymodules=mpt-alias-only" "$o"
+ok=$(mpt_num finit_ok "$o")
+enodev=$(mpt_num finit_errno_19 "$o")
+expect "$o" root_reached -eq 1
+expect "$o" proc.mpt_fail -eq 0
+expect "$o" proc.mpt_fail_child -eq 0
+expect "$o" load.mpt_fail_child -eq 0
+expect "$o" proc.ext4 -eq 1
+expect "$o" proc.mpt_params -eq 1
+expect "$o" proc.mpt_aliased -eq 1
+expect "$o" param.mpt_drv.probed -eq 16
+expect "$o" param.mpt_drv2.probed -eq 4
+expect "$o" finit_eexist -eq 0
+expect "$o" finit_ebusy -eq 0
+expect "$o" finit_errno_19 -ge 1
+expect "$o" finit_errno_19 -le 2
+expect "$o" finit_by.modprobe -le 1
+expect "$o" "finit_by.(udev-worker)" -eq 0
+expect "$o" finit_enter -eq $((ok + enodev))
+expect "$o" proc_count -eq "$ok"
 # module_load fires before init(): mpt_fail counts, once per attempt
-mkc_expect "$o" load.mpt_fail -eq "$enodev"
-mkc_expect "$o" report.loaded -eq "$ok"
-mkc_expect "$o" report.failed -eq 1
-mkc_expect "$o" report.skipped -eq 1
+expect "$o" load.mpt_fail -eq "$enodev"
+expect "$o" report.loaded -eq "$ok"
+expect "$o" report.failed -eq 1
+expect "$o" report.skipped -eq 1
 printf 'mkinitcpio-fail smp=4: %s, %s ENODEV (modprobe: %s); root at %s s\n' \
-	"$(mkc_figures "$o")" "$enodev" "$(mkc_num finit_by.modprobe "$o")" \
-	"$(mkc_get root_uptime "$o")" >&2
-mkc_verdict mkinitcpio-fail "$ok loads, $enodev ENODEV, $(mkc_num finit_eexist "$o") EEXIST, $(mkc_num finit_ebusy "$o") EBUSY"
+	"$(mkc_figures "$o")" "$enodev" "$(mpt_num finit_by.modprobe "$o")" \
+	"$(mpt_get root_uptime "$o")" >&2
+verdict mkinitcpio-fail "$ok loads, $enodev ENODEV, $(mpt_num finit_eexist "$o") EEXIST, $(mpt_num finit_ebusy "$o") EBUSY"
 exit 0

@@ -16,32 +16,31 @@ top=$(cd "$(dirname "$0")/../../.." && pwd)
 # shellcheck source=harness/mkinitcpio/host.sh
 . "$top/harness/mkinitcpio/host.sh"
 
-if ! mkc_setup || ! img=$(mkc_image nodev "base modpreload udev mpt mptcpu" "ext4"); then
-	echo "FAIL: vm/mkinitcpio-nodev: setup failed (see stderr)"
-	exit 0
-fi
+name=mkinitcpio-nodev
+mkc_setup || fail_all "setup failed (see stderr)"
+img=$(mkc_image nodev "base modpreload udev mpt mptcpu" "ext4") || fail_all "setup failed (see stderr)"
 mkdir -p "$MKC_DIR/out"
 o=$MKC_DIR/out/nodev.txt
-mkc_boot "$img" 4 "" "$o" || { rc=$?; mkc_why="boot failed: $(mpt_boot_why "$rc" "$o")"; }
-mkc_expect "$o" root_reached -eq 1
+mkc_run "$img" 4 "" "$o"
+expect "$o" root_reached -eq 1
 bl=$(mpt_get nodev_blacklist "$o")
 bl=${bl%,}
 ours=0
 for m in $(echo "$bl" | tr , ' '); do
 	case $m in acpi_cpufreq | powernow_k8 | pcc_cpufreq | amd64_edac) ours=$((ours + 1)) ;; esac
-	mkc_expect "$o" "load.$m" -le 1
+	expect "$o" "load.$m" -le 1
 done
-[ "$ours" -ge 1 ] || mkc_why="$mkc_why${mkc_why:+; }no CPU driver of the image blacklisted (blacklist: '$bl')"
-mkc_expect "$o" "finit_by.(udev-worker)" -eq 0
+[ "$ours" -ge 1 ] || fail "no CPU driver of the image blacklisted (blacklist: '$bl')"
+expect "$o" "finit_by.(udev-worker)" -eq 0
 # no load refused as a duplicate; an EEXIST from a cpufreq driver's own
 # init() (cpufreq_register_driver while another one, loading beside it, is
 # registered for the moment before it finds no CPU) is no duplicate
-mkc_expect "$o" finit_eexist_dup -eq 0
-for m in $(mkc_get finit_eexist_init_names "$o" | tr , ' '); do
+expect "$o" finit_eexist_dup -eq 0
+for m in $(mpt_get finit_eexist_init_names "$o" | tr , ' '); do
 	case $m in acpi_cpufreq | powernow_k8 | pcc_cpufreq) ;;
-	*) mkc_why="$mkc_why${mkc_why:+; }EEXIST from $m's init()" ;;
+	*) fail "EEXIST from $m's init()" ;;
 	esac
 done
-echo "mkinitcpio-nodev smp=4: blacklisted $bl; $(mkc_figures "$o") ($(mkc_num finit_eexist_dup "$o") refused as duplicates), ENODEV $(mkc_num finit_errno_19 "$o")" >&2
-mkc_verdict mkinitcpio-nodev "blacklisted: $bl"
+echo "mkinitcpio-nodev smp=4: blacklisted $bl; $(mkc_figures "$o") ($(mpt_num finit_eexist_dup "$o") refused as duplicates), ENODEV $(mpt_num finit_errno_19 "$o")" >&2
+verdict mkinitcpio-nodev "blacklisted: $bl"
 exit 0

@@ -20,15 +20,10 @@ top=$(cd "$(dirname "$0")/../../.." && pwd)
 # shellcheck source=harness/mkinitcpio/host.sh
 . "$top/harness/mkinitcpio/host.sh"
 
-if ! mkc_setup; then
-	echo "FAIL: vm/mkinitcpio-once: setup failed (see stderr)"
-	exit 0
-fi
-if ! with=$(mkc_image with "base modpreload udev mpt" "ext4") ||
-	! without=$(mkc_image without "base udev mpt" "ext4"); then
-	echo "FAIL: vm/mkinitcpio-once: image build failed (see stderr)"
-	exit 0
-fi
+name=mkinitcpio-once
+mkc_setup || fail_all "setup failed (see stderr)"
+with=$(mkc_image with "base modpreload udev mpt" "ext4") || fail_all "image build failed (see stderr)"
+without=$(mkc_image without "base udev mpt" "ext4") || fail_all "image build failed (see stderr)"
 
 out=$MKC_DIR/out
 mkdir -p "$out"
@@ -41,48 +36,48 @@ fi
 for smp in $MKC_SMP; do
 	o=$out/once-smp$smp.txt
 	s=$out/storm-smp$smp.txt
-	mkc_boot "$with" "$smp" "" "$o" || { rc=$?; mkc_why="boot failed: $(mpt_boot_why "$rc" "$o")"; }
-	modules=$(mkc_num load_modules "$o")
-	mkc_expect "$o" root_reached -eq 1
-	mkc_expect "$o" root_pid -eq 1
-	mkc_expect "$o" ncpus -eq "$smp"
-	mkc_expect "$o" finit_enter -eq "$modules"
-	mkc_expect "$o" finit_ok -eq "$modules"
-	mkc_expect "$o" finit_eexist -eq 0
-	mkc_expect "$o" finit_ebusy -eq 0
-	mkc_expect "$o" finit_other -eq 0
-	mkc_expect "$o" init_enter -eq 0
-	mkc_expect "$o" load_dups -eq 0
+	mkc_run "$with" "$smp" "" "$o"
+	modules=$(mpt_num load_modules "$o")
+	expect "$o" root_reached -eq 1
+	expect "$o" root_pid -eq 1
+	expect "$o" ncpus -eq "$smp"
+	expect "$o" finit_enter -eq "$modules"
+	expect "$o" finit_ok -eq "$modules"
+	expect "$o" finit_eexist -eq 0
+	expect "$o" finit_ebusy -eq 0
+	expect "$o" finit_other -eq 0
+	expect "$o" init_enter -eq 0
+	expect "$o" load_dups -eq 0
 	# every call made by modpreload's early hook, none by udev's workers
-	mkc_expect "$o" finit_by.modpreload -eq "$modules"
-	mkc_expect "$o" proc_count -eq "$modules"
-	mkc_expect "$o" load_modules -ge 20
-	mkc_expect "$o" param.mpt_drv.probed -eq 16
-	mkc_expect "$o" param.mpt_drv2.probed -eq 4
-	mkc_expect "$o" proc.virtio_blk -eq 1
-	mkc_expect "$o" proc.ext4 -eq 1
-	mkc_expect "$o" proc.mpt_params -eq 1
-	mkc_expect_is "$o" report present
-	mkc_expect "$o" report.loaded -eq "$modules"
-	mkc_expect "$o" report.failed -eq 0
-	mkc_expect "$o" trace_entries -eq "$(mkc_num trace_written "$o")"
+	expect "$o" finit_by.modpreload -eq "$modules"
+	expect "$o" proc_count -eq "$modules"
+	expect "$o" load_modules -ge 20
+	expect "$o" param.mpt_drv.probed -eq 16
+	expect "$o" param.mpt_drv2.probed -eq 4
+	expect "$o" proc.virtio_blk -eq 1
+	expect "$o" proc.ext4 -eq 1
+	expect "$o" proc.mpt_params -eq 1
+	expect_is "$o" report present
+	expect "$o" report.loaded -eq "$modules"
+	expect "$o" report.failed -eq 0
+	expect "$o" trace_entries -eq "$(mpt_num trace_written "$o")"
 	printf 'mkinitcpio-once smp=%s with modpreload: %s; root at %s s, %s s wall\n' "$smp" \
-		"$(mkc_figures "$o")" "$(mkc_get root_uptime "$o")" "$(mkc_get host_wall_s "$o")" >&2
-	mkc_verdict "mkinitcpio-once-smp$smp" "$(mkc_figures "$o")"
+		"$(mkc_figures "$o")" "$(mpt_get root_uptime "$o")" "$(mpt_get host_wall_s "$o")" >&2
+	verdict "mkinitcpio-once-smp$smp" "$(mkc_figures "$o")"
 
 	case " ${MKC_STORM_SMP-8} " in *" $smp "*) ;; *) continue ;; esac
-	mkc_boot "$without" "$smp" "" "$s" || { rc=$?; mkc_why="boot failed: $(mpt_boot_why "$rc" "$s")"; }
-	mkc_expect "$s" root_reached -eq 1
-	mkc_expect_is "$s" report absent
-	mkc_expect "$s" param.mpt_drv.probed -eq 16
-	mkc_expect "$s" param.mpt_drv2.probed -eq 4
-	mkc_expect "$s" finit_eexist -gt 0
-	mkc_expect "$s" "finit_by.(udev-worker)" -gt 0
-	mkc_expect "$s" finit_ok -eq "$(mkc_num load_modules "$s")"
+	mkc_run "$without" "$smp" "" "$s"
+	expect "$s" root_reached -eq 1
+	expect_is "$s" report absent
+	expect "$s" param.mpt_drv.probed -eq 16
+	expect "$s" param.mpt_drv2.probed -eq 4
+	expect "$s" finit_eexist -gt 0
+	expect "$s" "finit_by.(udev-worker)" -gt 0
+	expect "$s" finit_ok -eq "$(mpt_num load_modules "$s")"
 	# the same modules but the modpreload.d one
-	mkc_expect "$s" load_modules -eq $((modules - 1))
+	expect "$s" load_modules -eq $((modules - 1))
 	printf 'mkinitcpio-once smp=%s without modpreload: %s; root at %s s, %s s wall\n' "$smp" \
-		"$(mkc_figures "$s")" "$(mkc_get root_uptime "$s")" "$(mkc_get host_wall_s "$s")" >&2
-	mkc_verdict "mkinitcpio-storm-smp$smp" "without the hook: $(mkc_figures "$s")"
+		"$(mkc_figures "$s")" "$(mpt_get root_uptime "$s")" "$(mpt_get host_wall_s "$s")" >&2
+	verdict "mkinitcpio-storm-smp$smp" "without the hook: $(mkc_figures "$s")"
 done
 exit 0

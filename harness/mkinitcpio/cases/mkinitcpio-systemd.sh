@@ -12,34 +12,33 @@ top=$(cd "$(dirname "$0")/../../.." && pwd)
 # shellcheck source=harness/mkinitcpio/host.sh
 . "$top/harness/mkinitcpio/host.sh"
 
-if ! mkc_setup || ! img=$(mkc_image systemd "base systemd modpreload mpt" "ext4"); then
-	echo "FAIL: vm/mkinitcpio-systemd: setup failed (see stderr)"
-	exit 0
-fi
+name=mkinitcpio-systemd
+mkc_setup || fail_all "setup failed (see stderr)"
+img=$(mkc_image systemd "base systemd modpreload mpt" "ext4") || fail_all "setup failed (see stderr)"
 o=$MKC_DIR/out/systemd.txt
 mkdir -p "$MKC_DIR/out"
-mkc_boot "$img" 4 "" "$o" || { rc=$?; mkc_why="boot failed: $(mpt_boot_why "$rc" "$o")"; }
-modules=$(mkc_num load_modules "$o")
-mkc_expect "$o" root_reached -eq 1
-mkc_expect "$o" root_pid -eq 1
-mkc_expect "$o" load_modules -ge 20
-mkc_expect "$o" finit_enter -eq "$modules"
-mkc_expect "$o" finit_ok -eq "$modules"
-mkc_expect "$o" finit_eexist -eq 0
-mkc_expect "$o" finit_ebusy -eq 0
-mkc_expect "$o" load_dups -eq 0
-mkc_expect "$o" proc_count -eq "$modules"
-mkc_expect "$o" "finit_by.(udev-worker)" -eq 0
-mkc_expect "$o" finit_by.systemd-udevd -eq 0
-mkc_expect "$o" finit_by.modpreload -ge 20
-mkc_expect "$o" param.mpt_drv.probed -eq 16
-mkc_expect "$o" param.mpt_drv2.probed -eq 4
-mkc_expect "$o" proc.ext4 -eq 1
-mkc_expect "$o" proc.mpt_params -eq 1
-mkc_expect_is "$o" report present
-mkc_expect "$o" report.failed -eq 0
+mkc_run "$img" 4 "" "$o"
+modules=$(mpt_num load_modules "$o")
+expect "$o" root_reached -eq 1
+expect "$o" root_pid -eq 1
+expect "$o" load_modules -ge 20
+expect "$o" finit_enter -eq "$modules"
+expect "$o" finit_ok -eq "$modules"
+expect "$o" finit_eexist -eq 0
+expect "$o" finit_ebusy -eq 0
+expect "$o" load_dups -eq 0
+expect "$o" proc_count -eq "$modules"
+expect "$o" "finit_by.(udev-worker)" -eq 0
+expect "$o" finit_by.systemd-udevd -eq 0
+expect "$o" finit_by.modpreload -ge 20
+expect "$o" param.mpt_drv.probed -eq 16
+expect "$o" param.mpt_drv2.probed -eq 4
+expect "$o" proc.ext4 -eq 1
+expect "$o" proc.mpt_params -eq 1
+expect_is "$o" report present
+expect "$o" report.failed -eq 0
 printf 'mkinitcpio-systemd smp=4: %s (modpreload %s, systemd PID 1 %s); root at %s s\n' \
-	"$(mkc_figures "$o")" "$(mkc_num finit_by.modpreload "$o")" \
-	"$(mkc_num finit_by.systemd "$o")" "$(mkc_get root_uptime "$o")" >&2
-mkc_verdict mkinitcpio-systemd "$(mkc_figures "$o")"
+	"$(mkc_figures "$o")" "$(mpt_num finit_by.modpreload "$o")" \
+	"$(mpt_num finit_by.systemd "$o")" "$(mpt_get root_uptime "$o")" >&2
+verdict mkinitcpio-systemd "$(mkc_figures "$o")"
 exit 0

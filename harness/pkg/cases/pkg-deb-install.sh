@@ -2,7 +2,7 @@
 # The .deb, not the build tree: installed with apt into a clean Debian
 # bookworm root (mmdebstrap minbase with initramfs-tools, dracut-core,
 # busybox, zstd, through the project's private apt sources), and the images
-# that root's own tools then build, booted (harness/itools/host.sh's root
+# that root's own tools then build, booted (harness/lib/debimage.sh's root
 # disk and checks):
 #   install   apt installs the package; the initramfs made before is byte
 #             for byte the same afterwards (nothing rebuilt it), and
@@ -20,16 +20,13 @@
 # the first time (mmdebstrap), 5 after.
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
-. "$top/harness/itools/host.sh"
+# shellcheck source=harness/lib/debimage.sh
+. "$top/harness/lib/debimage.sh"
 name=pkg-deb-install
-DR_WORK=$top/build/vm/pkg
-
-if ! it_setup; then
-	echo "FAIL: vm/$name: setup failed (see $DR_WORK/setup.log)"
-	exit 0
-fi
-if ! deb=$(make -s -C "$top" deb 2>"$DR_WORK/logs/deb.log" | tail -n 1) || [ ! -f "$deb" ]; then
-	echo "FAIL: vm/$name: make deb failed (see $DR_WORK/logs/deb.log)"
+DEB_WORK=$top/build/vm/pkg
+deb_prepare
+if ! deb=$(make -s -C "$top" deb 2>"$DEB_WORK/logs/deb.log" | tail -n 1) || [ ! -f "$deb" ]; then
+	echo "FAIL: vm/$name: make deb failed (see $DEB_WORK/logs/deb.log)"
 	exit 0
 fi
 
@@ -37,23 +34,23 @@ fi
 pkgs=initramfs-tools,dracut-core,busybox,zstd,kmod,udev
 # shellcheck source=harness/lib/debroot.sh
 . "$top/harness/lib/debroot.sh"
-if ! base=$(mp_debroot "$pkgs" "$DR_WORK/logs/mmdebstrap.log"); then
-	echo "FAIL: vm/$name: mmdebstrap failed (see $DR_WORK/logs/mmdebstrap.log)"
+if ! base=$(mp_debroot "$pkgs" "$DEB_WORK/logs/mmdebstrap.log"); then
+	echo "FAIL: vm/$name: mmdebstrap failed (see $DEB_WORK/logs/mmdebstrap.log)"
 	exit 0
 fi
-root=$DR_WORK/root
+root=$DEB_WORK/root
 rm -rf "$root"
 mkdir -p "$root"
 tar -xf "$base" -C "$root"
 mkdir -p "$root/usr/lib/modules"
-cp -al "$DR_TREE" "$root/usr/lib/modules/$KVER"
+cp -al "$DEB_TREE" "$root/usr/lib/modules/$KVER"
 cp "$KDIR/boot/config-$KVER" "$root/boot/"
 cp "$deb" "$root/tmp/"
 mkdir -p "$root/etc/initramfs-tools/hooks"
 # the test modules, as a user's own hook would add them
 # shellcheck disable=SC2016 # the hook's own code
 printf '#!/bin/sh\n[ "$1" = prereqs ] && exit 0\n. /usr/share/initramfs-tools/hook-functions\nmanual_add_modules %s\n' \
-	"$DR_MPT" >"$root/etc/initramfs-tools/hooks/mpt-test"
+	"$DEB_MPT" >"$root/etc/initramfs-tools/hooks/mpt-test"
 chmod 755 "$root/etc/initramfs-tools/hooks/mpt-test"
 
 # in_root SCRIPT: run SCRIPT with sh in the root, /proc and /dev mounted
@@ -71,59 +68,53 @@ in_root() {
 
 # --- install --------------------------------------------------------------
 img=$root/boot/initrd.img-$KVER
-log=$DR_WORK/logs/install.log
+log=$DEB_WORK/logs/install.log
 if ! in_root "update-initramfs -c -k $KVER" >"$log" 2>&1; then
 	echo "FAIL: vm/$name/install: update-initramfs -c in the clean root failed (see $log)"
 	exit 0
 fi
 sum0=$(sha256sum <"$img")
 if ! in_root "apt-get install -y /tmp/${deb##*/}" >>"$log" 2>&1; then
-	dr_fail "apt-get install failed (see $log)"
+	fail "apt-get install failed (see $log)"
 fi
-grep -q 'no initramfs was rebuilt' "$log" || dr_fail "postinst did not say that no initramfs was rebuilt"
-[ -x "$root/usr/sbin/modpreload" ] || dr_fail "no /usr/sbin/modpreload after apt install"
-dr_eq "the initramfs after apt install" "$(sha256sum <"$img")" "$sum0"
-in_root "update-initramfs -u -k $KVER" >>"$log" 2>&1 || dr_fail "update-initramfs -u failed (see $log)"
+grep -q 'no initramfs was rebuilt' "$log" || fail "postinst did not say that no initramfs was rebuilt"
+[ -x "$root/usr/sbin/modpreload" ] || fail "no /usr/sbin/modpreload after apt install"
+eq "the initramfs after apt install" "$(sha256sum <"$img")" "$sum0"
+in_root "update-initramfs -u -k $KVER" >>"$log" 2>&1 || fail "update-initramfs -u failed (see $log)"
 left=$(lsinitramfs "$img" 2>/dev/null | grep modpreload | tr '\n' ' ')
-[ -z "$left" ] || dr_fail "without MODPRELOAD=y the image holds $left"
-dr_verdict "$name/install"
+[ -z "$left" ] || fail "without MODPRELOAD=y the image holds $left"
+verdict "$name/install"
 
 # --- itools ---------------------------------------------------------------
+# MODULES=most takes crc32c_intel (see harness/itools/host.sh)
+DEB_CPU_MOD=crc32c_intel
 if ! in_root "echo MODPRELOAD=y >/etc/initramfs-tools/conf.d/modpreload; update-initramfs -u -k $KVER" \
 	>>"$log" 2>&1; then
 	echo "FAIL: vm/$name/itools: update-initramfs -u with MODPRELOAD=y failed (see $log)"
 else
-	lsinitramfs "$img" >"$DR_WORK/logs/itools.list" 2>/dev/null
-	grep -qx 'usr/sbin/modpreload' "$DR_WORK/logs/itools.list" || dr_fail "no usr/sbin/modpreload in the image"
-	grep -qx 'scripts/init-top/modpreload' "$DR_WORK/logs/itools.list" || dr_fail "no init-top script in the image"
-	cp "$img" "$DR_WORK/img/itools.img"
-	res=$DR_WORK/logs/itools-8.txt
-	rc=0
-	dr_boot "$res" "$DR_WORK/logs/itools-8.serial" "$DR_WORK/img/itools.img" 8 "" 420 || rc=$?
-	[ "$rc" = 0 ] || dr_fail "$(mpt_boot_why "$rc" "$res") (see $DR_WORK/logs/itools-8.serial)"
-	dr_check_root "$res"
-	dr_check_once "$res"
-	dr_check_preloaded "$res" report_run
-	dr_details "package, initramfs-tools, 8 vCPUs" "$res"
-	dr_verdict "$name/itools-8cpu" "$(mpt_num finit_enter "$res") calls for $(mpt_num load_modules "$res") modules"
+	lsinitramfs "$img" >"$DEB_WORK/logs/itools.list" 2>/dev/null
+	grep -qx 'usr/sbin/modpreload' "$DEB_WORK/logs/itools.list" || fail "no usr/sbin/modpreload in the image"
+	grep -qx 'scripts/init-top/modpreload' "$DEB_WORK/logs/itools.list" || fail "no init-top script in the image"
+	cp "$img" "$DEB_WORK/img/itools.img"
+	res=$DEB_WORK/logs/itools-8.txt
+	deb_run "$res" "$DEB_WORK/img/itools.img" 8 ""
+	deb_check_with "$res" report_run
+	deb_details "package, initramfs-tools, 8 vCPUs" "$res"
+	verdict "$name/itools-8cpu" "$(mpt_num finit_enter "$res") calls for $(mpt_num load_modules "$res") modules"
 fi
 
 # --- dracut ---------------------------------------------------------------
 # --no-hostonly: the image is for the VM, not for this build host
 dimg=/boot/initrd-dracut.img
-if ! in_root "dracut --no-hostonly --add modpreload --add-drivers '$DR_MPT' --kver $KVER --force $dimg" \
-	>"$DR_WORK/logs/dracut.log" 2>&1; then
-	echo "FAIL: vm/$name/dracut: dracut --add modpreload failed (see $DR_WORK/logs/dracut.log)"
+if ! in_root "dracut --no-hostonly --add modpreload --add-drivers '$DEB_MPT' --kver $KVER --force $dimg" \
+	>"$DEB_WORK/logs/dracut.log" 2>&1; then
+	echo "FAIL: vm/$name/dracut: dracut --add modpreload failed (see $DEB_WORK/logs/dracut.log)"
 	exit 0
 fi
-DR_CPU_MOD=aesni_intel
-cp "$root$dimg" "$DR_WORK/img/dracut.img"
-res=$DR_WORK/logs/dracut-8.txt
-rc=0
-dr_boot "$res" "$DR_WORK/logs/dracut-8.serial" "$DR_WORK/img/dracut.img" 8 "" 420 || rc=$?
-[ "$rc" = 0 ] || dr_fail "$(mpt_boot_why "$rc" "$res") (see $DR_WORK/logs/dracut-8.serial)"
-dr_check_root "$res"
-dr_check_once "$res"
-dr_check_preloaded "$res" report
-dr_details "package, dracut, 8 vCPUs" "$res"
-dr_verdict "$name/dracut-8cpu" "$(mpt_num finit_enter "$res") calls for $(mpt_num load_modules "$res") modules"
+DEB_CPU_MOD=aesni_intel
+cp "$root$dimg" "$DEB_WORK/img/dracut.img"
+res=$DEB_WORK/logs/dracut-8.txt
+deb_run "$res" "$DEB_WORK/img/dracut.img" 8 ""
+deb_check_with "$res" report
+deb_details "package, dracut, 8 vCPUs" "$res"
+verdict "$name/dracut-8cpu" "$(mpt_num finit_enter "$res") calls for $(mpt_num load_modules "$res") modules"

@@ -16,12 +16,8 @@
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 name=pkg-deb
-why=''
-fail() { why="$why; $*"; }
-verdict() {
-	if [ -z "$why" ]; then echo "PASS: vm/$1${2:+ ($2)}"; else echo "FAIL: vm/$1: ${why#; }"; fi
-	why=''
-}
+# shellcheck source=harness/lib/verdict.sh
+. "$top/harness/lib/verdict.sh"
 tmp=$(mktemp -d "$top/build/pkg-deb.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 

@@ -11,8 +11,8 @@ top=$(cd "$(dirname "$0")/../../.." && pwd)
 name=pkg-rpm
 tmp=$(mktemp -d "$top/build/pkg-rpm.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-why=''
-fail() { why="$why; $*"; }
+# shellcheck source=harness/lib/verdict.sh
+. "$top/harness/lib/verdict.sh"
 
 if ! rpm=$(make -s -C "$top" rpm 2>"$tmp/make.err" | tail -n 1) || [ ! -f "$rpm" ]; then
 	echo "FAIL: vm/$name/files: make rpm failed: $(tail -n 3 "$tmp/make.err" | tr '\n' ' ')"
@@ -43,8 +43,4 @@ cmp -s "$tmp/x/usr/sbin/modpreload" "$top/build/modpreload" || fail "/usr/sbin/m
 if rpm -qp --scripts "$rpm" 2>/dev/null | grep -qE 'dracut|initramfs|mkinitcpio'; then
 	fail "a scriptlet builds images: $(rpm -qp --scripts "$rpm" | tr '\n' ' ')"
 fi
-if [ -z "$why" ]; then
-	echo "PASS: vm/$name/files (${rpm##*/}: $(wc -l <"$tmp/got") paths)"
-else
-	echo "FAIL: vm/$name/files: ${why#; }"
-fi
+verdict "$name/files" "${rpm##*/}: $(wc -l <"$tmp/got") paths"

@@ -1,5 +1,6 @@
 #!/bin/sh
-# /sbin/init of the root disk the dracut-* VM cases boot into (busybox sh,
+# /sbin/init of the root disk of harness/lib/debimage.sh, which the dracut-*,
+# itools-* and pkg-deb-install VM cases boot into (busybox sh,
 # exec'ed by dracut's switch-root, systemd's or the shell init's). It looks
 # at what the kernel did while the initramfs ran, prints it as
 # "MPT: key=value" lines (harness/lib/lib.sh) and powers off:

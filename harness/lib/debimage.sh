@@ -1,0 +1,244 @@
+# shellcheck shell=sh
+# shellcheck disable=SC2154 # top, name: set by the script that sources this
+# Booting a Debian generator's initramfs to a small ext4 root, whatever made
+# the image (dracut, initramfs-tools, the packages' own tools): Debian's 6.1
+# kernel, the test modules, a snapshot of build/modpreload, and a root disk
+# whose /sbin/init (harness/lib/guest/debimage-root.sh) reports what the
+# kernel did while the initramfs ran. The family's host.sh sources it and
+# sets DEB_WORK, its work directory (build/vm/FAMILY):
+#   . "$top/harness/lib/debimage.sh"
+#
+#   deb_setup                kernel, test modules, a snapshot of
+#                            build/modpreload, the root disk; sets KVER KDIR
+#                            DEB_TREE DEB_BIN DEB_DISK (status 1: see
+#                            $DEB_WORK/setup.log)
+#   deb_prepare              deb_setup, or the case's FAIL line and exit
+#   deb_boot RESULT LOG IMG SMP CMDLINE [TIMEOUT]
+#                            boot to the root disk; "MPT:" lines to RESULT
+#   deb_run RESULT IMG SMP CMDLINE [TIMEOUT]
+#                            deb_boot (TIMEOUT 420 s), the serial log beside
+#                            RESULT (.serial for .txt); a failed boot is a
+#                            reason (verdict.sh's fail)
+#   deb_key                  stdin (what goes into a file, the tree's path
+#                            taken out) as a cache key
+#   deb_fresh FILE KEY       FILE is there and FILE.key is KEY
+#   deb_sum_dir DIR          the files of DIR by content, for cache keys
+#   deb_udev_calls RESULT    finit_module calls made by udev's workers
+# Checks over RESULT, each failed one a reason (harness/lib/verdict.sh):
+#   deb_check_root RESULT    the boot reached the root's init
+#   deb_check_once RESULT    one successful finit_module per module, nothing
+#                            else (no EEXIST, EBUSY, retries, init_module)
+#   deb_check_preloaded RESULT [KEY]   modpreload did the loading (below)
+#   deb_check_with RESULT KEY          the three above: modpreload's boot
+#   deb_check_without RESULT KEY MODS  udev's storm, no modpreload (below)
+#   deb_check_failing RESULT [KEY]     failing and hanging modules (below)
+#   deb_check_chain RESULT   the second-level coldplug chain (below)
+# and for people:
+#   deb_details LABEL RESULT who loaded what, on stderr
+#   deb_figure LABEL RESULT  one line of figures to $DEB_WORK/figures.txt
+# KEY names the report modpreload left: report (dracut's
+# /run/initramfs/modpreload.json, the default) or report_run
+# (/run/modpreload/report.json: initramfs-tools'). DEB_CPU_MOD is the
+# CPU-feature module coldplug finds in the family's images.
+# Needs busybox-static, e2fsprogs, qemu-system-x86.
+
+# shellcheck source=harness/lib/verdict.sh
+. "$top/harness/lib/verdict.sh"
+
+# Test modules every image carries: the second-level coldplug chain (a CPU
+# modalias loads mpt_spawn, whose platform devices want mpt_drv, mpt_drv2),
+# the failing and hanging ones the failure cases ask for by name, and
+# mpt_params (int parameter "value") for rd.driver.pre=.
+DEB_MPT="mpt_spawn mpt_drv mpt_drv2 mpt_fail mpt_fail_child mpt_hang mpt_hang_child mpt_params"
+DEB_BASE_ARGS="root=/dev/vda rd.shell=0 rd.emergency=poweroff"
+DEB_CPU_MOD=aesni_intel
+
+deb_log() { printf '%s-host: %s\n' "${DEB_WORK##*/}" "$*" >&2; }
+
+deb_setup() {
+	mkdir -p "$DEB_WORK/img" "$DEB_WORK/logs" "$DEB_WORK/tmp"
+	: >"$DEB_WORK/setup.log"
+	# shellcheck disable=SC2046 # the line is "NAME KVER DIR"
+	set -- $("$top/harness/lib/kernels.sh" bookworm 2>>"$DEB_WORK/setup.log" | awk '$1 == "bookworm"')
+	KVER=${2:-}
+	KDIR=${3:-}
+	if [ -z "$KDIR" ] || [ ! -f "$KDIR/vmlinuz" ]; then
+		deb_log "no bookworm kernel (harness/lib/kernels.sh bookworm)"
+		return 1
+	fi
+	if ! "$top/tests/modules/build.sh" bookworm "$DEB_WORK/tree" >/dev/null 2>>"$DEB_WORK/setup.log"; then
+		deb_log "tests/modules/build.sh failed"
+		return 1
+	fi
+	DEB_TREE=$DEB_WORK/tree/lib/modules/$KVER
+	# build/modpreload is shared: copy it once, so that every image of
+	# this run holds the same binary whatever else rebuilds it meanwhile.
+	if ! make -s -C "$top" build/modpreload >>"$DEB_WORK/setup.log" 2>&1; then
+		deb_log "make build/modpreload failed"
+		return 1
+	fi
+	DEB_BIN=$DEB_WORK/modpreload
+	cp "$top/build/modpreload" "$DEB_BIN.tmp" && mv "$DEB_BIN.tmp" "$DEB_BIN"
+	if ! file "$DEB_BIN" | grep -q 'statically linked' || ! "$DEB_BIN" --version >/dev/null; then
+		deb_log "build/modpreload is not a working static binary"
+		return 1
+	fi
+	deb_rootdisk
+}
+
+deb_prepare() {
+	deb_setup || fail_all "setup failed (see $DEB_WORK/setup.log)"
+}
+
+# The root file system: static busybox, /sbin/init, lib.sh, os-release.
+deb_rootdisk() {
+	_db_d=$DEB_WORK/rootdir
+	DEB_DISK=$DEB_WORK/root.img
+	rm -rf "$_db_d"
+	mkdir -p "$_db_d/bin" "$_db_d/sbin" "$_db_d/usr/bin" "$_db_d/usr/sbin" "$_db_d/mpt" "$_db_d/etc" \
+		"$_db_d/dev" "$_db_d/proc" "$_db_d/sys" "$_db_d/run" "$_db_d/tmp"
+	_db_bb=$(command -v busybox) || { deb_log "no busybox"; return 1; }
+	cp "$_db_bb" "$_db_d/bin/busybox"
+	for _db_f in sh cat awk sed grep mount sleep sync poweroff cut tr wc dmesg; do
+		ln -s busybox "$_db_d/bin/$_db_f"
+	done
+	cp "$top/harness/lib/guest/debimage-root.sh" "$_db_d/sbin/init"
+	chmod 755 "$_db_d/sbin/init"
+	cp "$top/harness/lib/lib.sh" "$_db_d/mpt/lib.sh"
+	# systemd's switch-root checks for it
+	printf 'NAME=mpt-root\nID=mpt\n' >"$_db_d/etc/os-release"
+	# a new file: a QEMU still running from the old one keeps its own
+	rm -f "$DEB_DISK.tmp"
+	mkfs.ext4 -q -F -L mptroot -d "$_db_d" "$DEB_DISK.tmp" 16M >&2 &&
+		mv "$DEB_DISK.tmp" "$DEB_DISK"
+}
+
+deb_key() {
+	sed "s|$top||g" | sha256sum | cut -d' ' -f1
+}
+
+deb_fresh() {
+	[ -f "$1" ] && [ "$(cat "$1.key" 2>/dev/null)" = "$2" ]
+}
+
+deb_sum_dir() {
+	if [ -n "$1" ] && [ -d "$1" ]; then
+		(cd "$1" && find . -type f | LC_ALL=C sort | xargs -r sha256sum)
+	fi
+}
+
+deb_boot() {
+	"$top/harness/lib/run.sh" -k "$KDIR/vmlinuz" -i "$3" -s "$4" -m 1024 -t "${6:-300}" \
+		--disk "$DEB_DISK" -l "$2" -a "$DEB_BASE_ARGS $5" >"$1" 2>"$2.host"
+}
+
+deb_run() {
+	_db_log=${1%.txt}.serial
+	_db_rc=0
+	deb_boot "$1" "$_db_log" "$2" "$3" "$4" "${5:-420}" || _db_rc=$?
+	[ "$_db_rc" = 0 ] || fail "$(mpt_boot_why "$_db_rc" "$1") (see $_db_log)"
+}
+
+deb_udev_calls() {
+	mpt_keys finit_by. "$1" | awk -F= '$1 ~ /udev/ { n += $2 } END { print n + 0 }'
+}
+
+deb_check_root() {
+	eq "root init ran" "$(mpt_get root_init "$1")" 1
+	eq "root init is PID 1" "$(mpt_get root_pid "$1")" 1
+	[ "$(mpt_num load_total "$1")" -gt 0 ] || fail "no module_load events (trace missing?)"
+	eq "trace buffer complete" "$(mpt_get trace_entries "$1")" "$(mpt_get trace_written "$1")"
+}
+
+deb_check_once() {
+	_db_n=$(mpt_num load_modules "$1")
+	eq "finit_module calls == modules loaded" "$(mpt_num finit_enter "$1")" "$_db_n"
+	eq "successful finit_module calls" "$(mpt_num finit_ok "$1")" "$_db_n"
+	eq "EEXIST" "$(mpt_num finit_eexist "$1")" 0
+	eq "EBUSY" "$(mpt_num finit_ebusy "$1")" 0
+	eq "other errors" "$(mpt_num finit_other "$1")" 0
+	eq "modules loaded twice" "$(mpt_num load_dups "$1")" 0
+	eq "init_module calls" "$(mpt_num init_enter "$1")" 0
+	eq "/proc/modules == modules loaded" "$(mpt_num proc_count "$1")" "$_db_n"
+}
+
+# deb_figure LABEL RESULT: "LABEL calls eexist ebusy modules udev_calls
+# preload_calls last_load_s root_uptime_s host_wall_s"
+deb_figure() {
+	echo "$1 $(mpt_num finit_enter "$2") $(mpt_num finit_eexist "$2") $(mpt_num finit_ebusy "$2") $(mpt_num load_modules "$2") $(deb_udev_calls "$2") $(mpt_num finit_by.modpreload "$2") $(mpt_get finit_last_s "$2") $(mpt_get root_uptime "$2") $(mpt_get host_wall_s "$2")" >>"$DEB_WORK/figures.txt"
+}
+
+deb_details() {
+	echo "  $1: $(mpt_num finit_enter "$2") finit_module calls ($(mpt_num finit_eexist "$2") EEXIST, $(mpt_num finit_ebusy "$2") EBUSY) for $(mpt_num load_modules "$2") modules; by caller: $(mpt_keys finit_by. "$2" | sed 's/^finit_by\.//' | tr '\n' ' ')loads $(mpt_get finit_first_s "$2")-$(mpt_get finit_last_s "$2") s, modpreload says $(mpt_get report.elapsed_ms "$2" || echo -) ms, root at $(mpt_get root_uptime "$2") s, $(mpt_get host_wall_s "$2") s wall" >&2
+}
+
+# deb_check_preloaded RESULT [KEY]: modpreload ran before udevd and left it
+# nothing to load: its report is there, it made finit_module calls, udev's
+# workers made none, and the second-level coldplug chain is bound.
+deb_check_preloaded() {
+	eq "${2:-report} present" "$(mpt_get "${2:-report}" "$1")" present
+	[ "$(mpt_num finit_by.modpreload "$1")" -gt 0 ] || fail "modpreload made no finit_module call"
+	eq "finit_module calls by udev workers" "$(deb_udev_calls "$1")" 0
+	deb_check_chain "$1"
+}
+
+# deb_check_with RESULT KEY: a boot with modpreload reached the root, every
+# module loaded once, and modpreload did it.
+deb_check_with() {
+	deb_check_root "$1"
+	deb_check_once "$1"
+	deb_check_preloaded "$1" "$2"
+}
+
+# deb_check_without RESULT KEY MODS: a boot without modpreload (its report
+# KEY absent) reached the root with udev's storm: udev's workers loaded, some
+# calls met EEXIST, the MODS modules of the boot with modpreload were loaded,
+# none twice, and the coldplug chain is bound.
+deb_check_without() {
+	deb_check_root "$1"
+	eq "report" "$(mpt_get "$2" "$1")" absent
+	eq "finit_module calls by modpreload" "$(mpt_num finit_by.modpreload "$1")" 0
+	[ "$(deb_udev_calls "$1")" -gt 0 ] || fail "udev loaded nothing"
+	[ "$(mpt_num finit_eexist "$1")" -gt 0 ] || fail "no EEXIST: the storm this compares with did not happen"
+	eq "modules loaded (same as with modpreload)" "$(mpt_num load_modules "$1")" "$3"
+	eq "modules loaded twice" "$(mpt_num load_dups "$1")" 0
+	deb_check_chain "$1"
+}
+
+# deb_check_failing RESULT [KEY]: the failing and hanging test modules were
+# asked for (mpt_fail_child, mpt_hang_child) and the boot went on regardless:
+# mpt_fail tried once (ENODEV) and its child never, mpt_hang stuck in its
+# init() and its child never tried, nothing tried twice, every other module
+# loaded once, udev left with nothing to load.
+deb_check_failing() {
+	eq "${2:-report} present" "$(mpt_get "${2:-report}" "$1")" present
+	eq "mpt_fail load attempts" "$(mpt_num load.mpt_fail "$1")" 1
+	eq "mpt_fail ENODEV" "$(mpt_num finit_errno_19 "$1")" 1
+	eq "mpt_fail live" "$(mpt_get proc.mpt_fail "$1")" 0
+	eq "mpt_fail_child load attempts" "$(mpt_num load.mpt_fail_child "$1")" 0
+	eq "mpt_hang state" "$(mpt_get initstate.mpt_hang "$1")" coming
+	eq "mpt_hang load attempts" "$(mpt_num load.mpt_hang "$1")" 1
+	eq "mpt_hang_child load attempts" "$(mpt_num load.mpt_hang_child "$1")" 0
+	_db_n=$(mpt_num load_modules "$1")
+	eq "finit_module calls == modules tried" "$(mpt_num finit_enter "$1")" "$_db_n"
+	eq "successful finit_module calls" "$(mpt_num finit_ok "$1")" "$((_db_n - 2))"
+	eq "EEXIST" "$(mpt_num finit_eexist "$1")" 0
+	eq "EBUSY" "$(mpt_num finit_ebusy "$1")" 0
+	eq "modules tried twice" "$(mpt_num load_dups "$1")" 0
+	eq "finit_module calls by udev workers" "$(deb_udev_calls "$1")" 0
+	deb_check_chain "$1"
+}
+
+# deb_check_chain RESULT: CPU modalias -> mpt_spawn -> 16 + 4 platform
+# devices -> mpt_drv, mpt_drv2 (+ mpt_drvlib), each bound, each loaded once;
+# so is $DEB_CPU_MOD, a CPU-feature module every CPU's modalias asks for.
+deb_check_chain() {
+	for _db_m in mpt_spawn mpt_drv mpt_drv2 mpt_drvlib virtio_blk ext4; do
+		eq "$_db_m live" "$(mpt_get "proc.$_db_m" "$1")" 1
+	done
+	for _db_m in mpt_spawn mpt_drv mpt_drv2 "$DEB_CPU_MOD"; do
+		eq "$_db_m module_load events" "$(mpt_num "load.$_db_m" "$1")" 1
+	done
+	eq "mpt-dev devices bound" "$(mpt_get param.mpt_drv.probed "$1")" 16
+	eq "mpt-dev2 devices bound" "$(mpt_get param.mpt_drv2.probed "$1")" 4
+}
