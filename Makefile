@@ -126,14 +126,15 @@ deps:
 # check runs the fast tier first and stops there if it failed: a broken unit
 # test is news in minutes, not after the VM tier's half hour.
 check: deps
-	t0=$$(date +%s) && $(MAKE) all $(UNIT_BINS) $(FUZZERS:%=$(B)/fuzz/fuzz_%) && $(MAKE) ARCH=arm64 all && \
+	t0=$$(date +%s) && $(MAKE) -j$$(nproc) all $(UNIT_BINS) $(FUZZERS:%=$(B)/fuzz/fuzz_%) && \
+	$(MAKE) -j$$(nproc) ARCH=arm64 all && \
 	MP_BUILD_S=$$(($$(date +%s) - t0)) MP_FAST_FIRST=1 tests/run.sh
 # check-full: every case and every variant (more vCPUs, both directions of
 # each storm): what make check leaves out, for changes that touch it
 check-full: deps
 	MP_FULL=1 $(MAKE) check
 check-fast: deps
-	$(MAKE) all $(UNIT_BINS) $(FUZZERS:%=$(B)/fuzz/fuzz_%)
+	$(MAKE) -j$$(nproc) all $(UNIT_BINS) $(FUZZERS:%=$(B)/fuzz/fuzz_%)
 	tests/run.sh unit fuzz lint
 vmtest: all
 	tests/run.sh vm

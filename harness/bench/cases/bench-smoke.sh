@@ -1,4 +1,5 @@
 #!/bin/sh
+# tier: full
 # The benchmark's harness, so it cannot rot: `bench/run.sh --smoke` runs
 # each scenario once at its smallest (one boot each: the storm with udev
 # coldplug at 2 vCPUs, the graph and the duplicates with xargs and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# tier: full
 # dracut 059 images made from an explicit module list that has systemd but
 # not dracut-systemd: `-m "systemd systemd-initrd udev-rules base
 # kernel-modules qemu rootfs-block" --add modpreload`. Under systemd only

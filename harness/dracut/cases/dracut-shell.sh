@@ -1,4 +1,5 @@
 #!/bin/sh
+# tier: full
 # dracut 059 without systemd (its shell init: PID 1 sources the pre-udev
 # hooks, then starts systemd-udevd), /bin/sh = dash, Debian's 6.1, 8 vCPUs,
 # a real ext4 root (harness/dracut/host.sh). The image carries a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# tier: full
 # init/mkinitramfs, on Debian's 6.1 module tree:
 #   init-repro-zstd      two builds from the same inputs are byte-identical,
 #                        though the inputs' copies, their mtimes and the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# tier: full
 # modpreload's /init when the boot cannot go on, on Debian's 6.1 kernel:
 #   init-rescue-noroot   root=UUID= of no device: the console names what was
 #                        looked for and what was found, within the 5 s bound

@@ -1,4 +1,5 @@
 #!/bin/sh
+# tier: full
 # modpreload's /init finds xfs and btrfs roots by UUID on Debian's 6.1
 # kernel. The image names no module to load (--include only): coldplug
 # loads the virtio drivers, and /init loads the file system's driver when

@@ -1,4 +1,5 @@
 #!/bin/sh
+# tier: full
 # The harness itself on all three kernels (harness/lib/smoke.sh): kmod's
 # modprobe loads the test chain and diamond (and ext4 on 6.12), one
 # successful load syscall per module, nothing loaded twice; compression and

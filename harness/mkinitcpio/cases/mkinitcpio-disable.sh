@@ -1,4 +1,5 @@
 #!/bin/sh
+# tier: full
 # mkinitcpio hook, booted with rd.modpreload=0 on the kernel command line
 # (the image of mkinitcpio-once, 4 vCPUs):
 #   vm/mkinitcpio-disable   the hook runs nothing -- no report in

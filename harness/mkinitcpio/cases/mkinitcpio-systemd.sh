@@ -1,4 +1,5 @@
 #!/bin/sh
+# tier: full
 # mkinitcpio hook in a systemd image, booted: HOOKS=(base systemd modpreload
 # mpt) MODULES=(ext4) through harness/mkinitcpio/ (its systemd hook: Debian's
 # systemd 252 as /init, systemd-udevd, journald), 4 vCPUs.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# tier: full
 # The .deb, not the build tree: installed with apt into a clean Debian
 # bookworm root (mmdebstrap minbase with initramfs-tools, dracut-core,
 # busybox, zstd, through the project's private apt sources), and the images
