@@ -404,7 +404,8 @@ static int put_sorted(struct bake *k, const char *kw)
 {
 	int i, r = k->err;
 
-	if (r == 0)
+	/* a tree without aliases has none to sort: qsort() takes no NULL */
+	if (r == 0 && k->naliases > 1)
 		qsort(k->aliases, (size_t)k->naliases, sizeof(char *), cmp_alias);
 	for (i = 0; i < k->naliases; i++) {
 		if (r == 0)

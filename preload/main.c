@@ -198,6 +198,13 @@ static int push(const char ***list, int *n, const char *s)
 	return 0;
 }
 
+/* The lists go on every way out of main(), a usage error's too. */
+static void free_list(const char ***list)
+{
+	free(*list);
+}
+#define _cleanup_list_ __attribute__((cleanup(free_list)))
+
 int main(int argc, char **argv)
 {
 	struct mp_run_args a = {
@@ -206,8 +213,10 @@ int main(int argc, char **argv)
 		.fork_guard = true,
 	};
 	struct logger lg = { .fd = STDERR_FILENO, .max_prio = MP_LOG_NOTICE };
-	const char **configs = NULL, **mpconf = NULL, **names = NULL;
-	int nconfigs = 0, nmpconf = 0, nnames = 0, c, i, status;
+	_cleanup_list_ const char **configs = NULL;
+	_cleanup_list_ const char **mpconf = NULL;
+	_cleanup_list_ const char **names = NULL;
+	int nconfigs = 0, nmpconf = 0, nnames = 0, c, i;
 	bool kmsg = getppid() == 1;
 	unsigned v;
 
@@ -346,9 +355,5 @@ int main(int argc, char **argv)
 	a.log_data = &lg;
 	if (a.opts.dry_run && a.report_path == NULL)
 		a.report_path = "-";
-	status = mp_run(&a);
-	free(names);
-	free(configs);
-	free(mpconf);
-	return status;
+	return mp_run(&a);
 }

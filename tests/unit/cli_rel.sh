@@ -56,7 +56,7 @@ t_small() {
 	"$bin" -d "$t/root" -S 1.0 --cmdline "" -C "$t/root/etc/modprobe.d" --bake-plan "$t/plan" \
 		>"$t/out" 2>"$t/err"
 	check "bake, no aliases: exit 0" eq "$?" 0
-	check "bake, no aliases: a plan" grep -q '^mod a' "$t/plan"
+	check "bake, no aliases: a plan" grep -q '^module a ' "$t/plan"
 	"$bin" -C "$t/root/etc/modprobe.d" -C x --bogus >"$t/out" 2>"$t/err"
 	check "-C then a bad option: exit 2" eq "$?" 2
 	"$bin" -C x -j 0 a >"$t/out" 2>>"$t/err"
