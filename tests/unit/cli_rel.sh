@@ -35,8 +35,10 @@ setup() {
 	RULES=
 }
 
-# run ARGS: the binary on the tree, no report unless ARGS ask for one
+# run ARGS: the binary on the tree, nothing live yet, no report unless
+# ARGS ask for one
 run() {
+	rm -rf "${t:?}/sys/module" && mkdir "$t/sys/module"
 	LD_PRELOAD=$shim MP_SHIM_SYSFS=$t/sys MP_SHIM_LOG=$t/log MP_SHIM_RULES=$RULES \
 		"$bin" -d "$t/root" -S 1.0 --sysfs "$t/sys" --cmdline "$t/cmdline" \
 		--no-default-config -C "$t/root/etc/modprobe.d" \
@@ -66,7 +68,56 @@ t_small() {
 	check "no leak" eval '! grep -q LeakSanitizer "$t/err"'
 }
 
-cases="small"
+# The load profile goes where --profile-out says, or beside a report in
+# /run/modpreload (the project's own directory); never over a file that
+# is not a profile: a report in /etc once replaced /etc/profile.
+t_profile_where() {
+	setup 'x\ny x\n'
+	mkdir -p "$t/etc"
+	echo 'export PATH=/keep/me' >"$t/etc/profile"
+	run -r "$t/etc/x.json" y
+	check "report elsewhere: exit 0" eq "$rc" 0
+	check "report elsewhere: written" [ -s "$t/etc/x.json" ]
+	check "report elsewhere: the file beside it untouched" eq "$(cat "$t/etc/profile")" "export PATH=/keep/me"
+	rm "$t/etc/profile"
+	run -r "$t/etc/x.json" y
+	check "report elsewhere: no profile beside it" [ ! -e "$t/etc/profile" ]
+	# asked for, over a file that is not a profile: refused, said, exit 0
+	echo 'precious' >"$t/etc/other"
+	run -r "$t/r.json" --profile-out "$t/etc/other" y
+	check "not a profile: exit 0" eq "$rc" 0
+	check "not a profile: left as it was" eq "$(cat "$t/etc/other")" precious
+	check "not a profile: said" grep -q "etc/other: .*not a modpreload profile" "$t/err"
+	check "not a profile: no temporary left" eq "$(ls "$t/etc")" "other
+x.json"
+	ln -s other "$t/etc/link"
+	run --profile-out "$t/etc/link" y
+	check "a symlink: left as it was" [ -L "$t/etc/link" ]
+	mkfifo "$t/etc/fifo"
+	run --profile-out "$t/etc/fifo" y
+	check "a fifo: left as it was" [ -p "$t/etc/fifo" ]
+	# over an older profile, or where there is none: written
+	printf 'modpreload-profile 1\nkernel 1.0\nold 5\n' >"$t/etc/p"
+	run --profile-out "$t/etc/p" y
+	check "over a profile: replaced" grep -q '^y [0-9]*$' "$t/etc/p"
+	run --profile-out "$t/etc/new" y
+	check "a new one: written" eq "$(head -n 1 "$t/etc/new")" "modpreload-profile 1"
+	# the default beside a report in /run/modpreload, in a mount
+	# namespace of our own with a tmpfs on /run
+	if unshare -m true 2>/dev/null; then
+		rm -rf "${t:?}/sys/module" && mkdir "$t/sys/module"
+		# shellcheck disable=SC2016 # expanded by the inner shell
+		unshare -m sh -c 'mount --make-rprivate / && mount -t tmpfs tmpfs /run && mkdir /run/modpreload &&
+			LD_PRELOAD=$1 MP_SHIM_SYSFS=$2/sys MP_SHIM_LOG=$2/log "$3" -d "$2/root" -S 1.0 \
+			--sysfs "$2/sys" --cmdline "$2/cmdline" --no-default-config -r /run/modpreload/report.json y \
+			>/dev/null 2>>"$2/err"; cp /run/modpreload/profile "$2/runprofile"' - "$shim" "$t" "$bin"
+		check "/run/modpreload: the profile beside the report" grep -q '^y [0-9]*$' "$t/runprofile"
+	else
+		echo "  (no mount namespace: the /run/modpreload case not run)" >&2
+	fi
+}
+
+cases="small profile_where"
 
 [ -n "${MP_CASES:-}" ] && cases=$MP_CASES
 for c in $cases; do
