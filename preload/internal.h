@@ -371,6 +371,8 @@ void mp_json_null(struct mp_json *j, const char *key);
 
 /* profile.c: the last boot's load times */
 #define MP_PROFILE_PATH "/usr/lib/modpreload/profile" /* in the image */
+#define MP_RUN_DIR "/run/modpreload"              /* ours: reports, the profile */
+#define MP_PROFILE_RUN_PATH MP_RUN_DIR "/profile"  /* written beside a report there */
 #define MP_PROFILE_VERSION 1u
 #define MP_PROFILE_MAX_BYTES (1u << 20)
 #define MP_PROFILE_MAX_LINE 256
