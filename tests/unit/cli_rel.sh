@@ -117,7 +117,71 @@ x.json"
 	fi
 }
 
-cases="small profile_where"
+# The no-device blacklist: whole lines or none. A CPU whose modalias
+# matches two drivers that find no device.
+nodev_setup() {
+	setup 'cpua alias=cpu:type:x86,ven*fam*mod*:feature:*0001*\ncpub alias=cpu:type:x86,ven*fam*mod*:feature:*0001*\n'
+	mkdir -p "$t/sys/devices/system/cpu/cpu0"
+	echo 'MODALIAS=cpu:type:x86,ven0000fam0006mod003F:feature:,0000,0001' \
+		>"$t/sys/devices/system/cpu/cpu0/uevent"
+	RULES=cpua:19:0,cpub:19:0
+	bl=$t/run/modprobe.d/nodev.conf
+	mkdir -p "$t/run/modprobe.d"
+}
+t_nodev_whole() {
+	# a file without a final newline: the next line is not glued on
+	nodev_setup
+	printf '# mine\nblacklist other' >"$bl"
+	run --coldplug --settle-ms 20 --nodev-blacklist "$bl"
+	check "no newline: exit 0" eq "$rc" 0
+	check "no newline: its line kept whole" grep -qx 'blacklist other' "$bl"
+	check "no newline: ours whole" eq "$(grep -c '^blacklist cpu[ab]$' "$bl")" 2
+	# a full file system (the file size limit: EFBIG, SIGXFSZ ignored):
+	# what was there stays, nothing of ours is cut
+	nodev_setup
+	awk 'BEGIN { for (i = 0; i < 250; i++) printf "# padding padding padding padding\n" }' >"$bl"
+	size=$(stat -c %s "$bl")
+	cp "$bl" "$t/bl.before"
+	(
+		trap '' XFSZ
+		ulimit -f $(((size + 20) / 512 + 1))
+		run --coldplug --settle-ms 20 --nodev-blacklist "$bl"
+		echo "$rc" >"$t/rc"
+	)
+	check "full: the file as it was" cmp -s "$bl" "$t/bl.before"
+	check "full: said" grep -q "cannot write the no-device blacklist.*EFBIG" "$t/err"
+	# a fifo at its path: refused at once, not waited on
+	nodev_setup
+	mkfifo "$bl"
+	start=$(date +%s)
+	timeout 30 sh -c "exec 3<>\"$bl\"; sleep 40" &
+	holder=$!
+	sleep 0.2
+	LD_PRELOAD=$shim MP_SHIM_SYSFS=$t/sys MP_SHIM_LOG=$t/log MP_SHIM_RULES=$RULES timeout 20 \
+		"$bin" -d "$t/root" -S 1.0 --sysfs "$t/sys" --cmdline "$t/cmdline" --no-default-config \
+		-C "$t/root/etc/modprobe.d" --coldplug --settle-ms 20 --nodev-blacklist "$bl" >"$t/out" 2>"$t/err"
+	rc=$?
+	kill "$holder" 2>/dev/null
+	wait "$holder" 2>/dev/null
+	check "fifo: not waited on" [ $(($(date +%s) - start)) -lt 15 ]
+	check "fifo: exit 0" eq "$rc" 0
+	check "fifo: refused, said" grep -q "nodev.conf: cannot write the no-device blacklist: .*not a regular file" "$t/err"
+	# nor one without a reader
+	nodev_setup
+	mkfifo "$bl"
+	LD_PRELOAD=$shim MP_SHIM_SYSFS=$t/sys MP_SHIM_LOG=$t/log MP_SHIM_RULES=$RULES timeout 20 \
+		"$bin" -d "$t/root" -S 1.0 --sysfs "$t/sys" --cmdline "$t/cmdline" --no-default-config \
+		-C "$t/root/etc/modprobe.d" --coldplug --settle-ms 20 --nodev-blacklist "$bl" >"$t/out" 2>"$t/err"
+	check "fifo without a reader: exit 0" eq "$?" 0
+	# a symlink is not followed
+	nodev_setup
+	: >"$t/target"
+	ln -s "$t/target" "$bl"
+	run --coldplug --settle-ms 20 --nodev-blacklist "$bl"
+	check "symlink: not followed" [ ! -s "$t/target" ]
+}
+
+cases="small profile_where nodev_whole"
 
 [ -n "${MP_CASES:-}" ] && cases=$MP_CASES
 for c in $cases; do
