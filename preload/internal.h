@@ -196,6 +196,7 @@ int mp_outcome_exit_status(const struct mp_ctx *ctx, int run_err, int report_err
 /* --- drivers that found no device for any CPU (nodev.c), from the outcome --- */
 bool mp_nodev_cpu_alias(const char *alias);
 int mp_nodev_write(struct mp_ctx *ctx, const char *path);
+int mp_nodev_append(const char *path, const char *lines, size_t len);
 
 /* --- report (report.c): renders the outcome --- */
 int mp_report_json(struct mp_ctx *ctx, int fd);

@@ -149,24 +149,19 @@ static int write_all(int fd, char **lines, int n, const char *kver)
  * What may be replaced by a profile: nothing at all, or a regular file
  * that starts as a profile does. A file of someone else's (a report in
  * /etc once meant /etc/profile), a symlink, a fifo or a device stays as
- * it is: -EEXIST. The file is opened without following a link and
- * without waiting for a fifo's writer.
+ * it is: -EEXIST.
  */
 static int replaceable(const char *path)
 {
 	static const char magic[] = "modpreload-profile ";
 	char head[sizeof(magic) - 1];
-	_cleanup_close_ int fd = -1;
-	struct stat st;
+	_cleanup_close_ int fd = mp_open_regular(path, O_RDONLY, 0);
 	ssize_t n;
 
-	if (lstat(path, &st) < 0)
-		return errno == ENOENT ? 0 : -errno;
-	if (!S_ISREG(st.st_mode))
-		return -EEXIST;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd == -ENOENT)
+		return 0;
 	if (fd < 0)
-		return -errno;
+		return fd == -EINVAL ? -EEXIST : fd;
 	n = read(fd, head, sizeof(head));
 	if (n != (ssize_t)sizeof(head) || memcmp(head, magic, sizeof(head)) != 0)
 		return -EEXIST;

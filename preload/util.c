@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -137,6 +138,33 @@ int mp_write_full(int fd, const void *buf, size_t len)
 		len -= (size_t)n;
 	}
 	return 0;
+}
+
+/*
+ * A file we write into in place (the no-device blacklist) or read before
+ * replacing (the profile): a regular file or, with O_CREAT, a new one.
+ * Anything else at path is -EINVAL, told apart before open() (a fifo
+ * without a reader would say ENXIO, a symlink ELOOP) and again after it,
+ * by the file opened: never followed (O_NOFOLLOW), never waited on
+ * (O_NONBLOCK, cleared once it is known to be a regular file).
+ */
+int mp_open_regular(const char *path, int flags, unsigned mode)
+{
+	struct stat st;
+	int fd;
+
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return -EINVAL;
+	fd = open(path, flags | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, mode);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || fcntl(fd, F_SETFL, flags & O_APPEND) < 0) {
+		int r = S_ISREG(st.st_mode) ? -errno : -EINVAL;
+
+		close(fd);
+		return r;
+	}
+	return fd;
 }
 
 static int read_full(int fd, char *buf, size_t room, size_t *got)
