@@ -183,7 +183,25 @@ t_nodev_whole() {
 	check "symlink: not followed" [ ! -s "$t/target" ]
 }
 
-cases="small profile_where nodev_whole"
+# Bytes from input reach the console escaped: a name, a list's path, a
+# usage error's argument with ESC and BEL in them.
+raw_ctl() { LC_ALL=C grep -q "$(printf '[\033\007]')" "$@"; }
+t_log_escaped() {
+	setup 'a\n'
+	bad=$(printf 'x\033[31my\007')
+	printf 'a\n%s\n' "$bad" >"$t/list.conf"
+	cp "$t/list.conf" "$t/li$bad.conf"
+	run -c "$t/li$bad.conf" -c "$t/no$bad.conf" "$bad" "n$bad.o"
+	check "names: logged" grep -q 'refusing to load "x\\x1b\[31my\\x07"' "$t/err"
+	check "paths: logged" grep -q 'nox\\x1b\[31my\\x07.conf: cannot read' "$t/err"
+	check "no raw ESC or BEL" eval '! raw_ctl "$t/err"'
+	check "a loaded" eq "$(starts a)" 1
+	"$bin" --order "$bad" a >"$t/out" 2>"$t/err"
+	check "usage error: no raw ESC or BEL" eval '! raw_ctl "$t/err"'
+	check "usage error: said" grep -q "order: 'x" "$t/err"
+}
+
+cases="small profile_where nodev_whole log_escaped"
 
 [ -n "${MP_CASES:-}" ] && cases=$MP_CASES
 for c in $cases; do
