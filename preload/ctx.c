@@ -613,10 +613,18 @@ struct mp_result *mp_ctx_result(const struct mp_ctx *ctx)
 	return (struct mp_result *)&ctx->result;
 }
 
+/* Every line the library logs quotes input somewhere (a name, an alias,
+ * a path, an option): its control bytes go out escaped, whatever the
+ * caller's log function does with the line. */
 void mp_logv(struct mp_ctx *ctx, int prio, const char *fmt, va_list ap)
 {
-	if (ctx->log)
-		ctx->log(ctx->log_data, prio, fmt, ap);
+	char text[1024], shown[1024];
+
+	if (ctx->log == NULL)
+		return;
+	vsnprintf(text, sizeof(text), fmt, ap);
+	mp_escape_ctl(text, shown, sizeof(shown));
+	log_direct(ctx->log, ctx->log_data, prio, "%s", shown);
 }
 
 void mp_log(struct mp_ctx *ctx, int prio, const char *fmt, ...)

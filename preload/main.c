@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "modpreload.h"
+#include "util.h"
 
 static const char usage[] =
 	"Usage: modpreload [OPTION]... [MODULE|ALIAS]...\n"
@@ -138,10 +139,14 @@ static void log_line(void *data, int prio, const char *fmt, va_list ap)
 	}
 }
 
+/* fmt's one %s is arg, from the command line: its control bytes escaped */
 static int bad_usage(const char *fmt, const char *arg)
 {
+	char shown[256];
+
+	mp_escape(arg, strlen(arg), shown, sizeof(shown));
 	fprintf(stderr, "modpreload: ");
-	fprintf(stderr, fmt, arg);
+	fprintf(stderr, fmt, shown);
 	fprintf(stderr, "\nTry 'modpreload --help'.\n");
 	return MP_EXIT_USAGE;
 }
@@ -150,7 +155,7 @@ static int bad_usage(const char *fmt, const char *arg)
 static int parse_limit(const char *opt, int lim, const char *s, unsigned *out)
 {
 	const struct mp_limit *l = &mp_limits[lim];
-	char *end;
+	char *end, shown[64];
 	long v;
 
 	errno = 0;
@@ -159,7 +164,8 @@ static int parse_limit(const char *opt, int lim, const char *s, unsigned *out)
 		*out = (unsigned)v;
 		return 0;
 	}
-	fprintf(stderr, "modpreload: --%s: '%s' is not ", opt, s);
+	mp_escape(s, strlen(s), shown, sizeof(shown));
+	fprintf(stderr, "modpreload: --%s: '%s' is not ", opt, shown);
 	fprintf(stderr, l->what, l->min, l->max);
 	fprintf(stderr, "\nTry 'modpreload --help'.\n");
 	return MP_EXIT_USAGE;
@@ -224,6 +230,7 @@ int main(int argc, char **argv)
 	 * with EPIPE, which the report says, instead of killing the loader
 	 * with a signal that looks like a crash. */
 	signal(SIGPIPE, SIG_IGN);
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "c:d:S:C:j:t:nr:qvhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_COLDPLUG:
@@ -325,8 +332,9 @@ int main(int argc, char **argv)
 		case 'V':
 			return put_stdout("modpreload " MP_VERSION "\n");
 		default:
-			fputs("Try 'modpreload --help'.\n", stderr);
-			return MP_EXIT_USAGE;
+			/* getopt's own message would quote the word raw */
+			return bad_usage("'%s': an unknown option, or one without its argument",
+					 argv[optind - 1]);
 		}
 	}
 	for (i = optind; i < argc; i++)

@@ -113,6 +113,32 @@ void mp_escape(const char *in, size_t len, char *out, size_t outsz)
 	out[o] = '\0';
 }
 
+/*
+ * A log line as the console and /dev/kmsg get it: control bytes (ESC, BEL,
+ * a newline that would start a forged record) as \xNN, the rest as it is,
+ * so that a name mp_escape() already escaped is not escaped twice and
+ * UTF-8 stays readable. Cut to outsz.
+ */
+void mp_escape_ctl(const char *in, char *out, size_t outsz)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t o = 0;
+
+	for (; *in && o + 5 < outsz; in++) {
+		unsigned char c = (unsigned char)*in;
+
+		if (c >= ' ' && c != 0x7f) {
+			out[o++] = (char)c;
+			continue;
+		}
+		out[o++] = '\\';
+		out[o++] = 'x';
+		out[o++] = hex[c >> 4];
+		out[o++] = hex[c & 15];
+	}
+	out[o] = '\0';
+}
+
 /* Reads a whole small file (sysfs, procfs) into buf, NUL-terminated. */
 int mp_read_file(const char *path, char *buf, size_t size, size_t *len)
 {
