@@ -66,7 +66,9 @@ bool mp_name_is_safe(const char *name)
 {
 	const unsigned char *p;
 
-	if (name[0] == '\0' || name[0] == '.')
+	/* '-': an option slipped into a list of names (a hook's, the
+	 * command line's); no module's name starts so */
+	if (name[0] == '\0' || name[0] == '.' || name[0] == '-')
 		return false;
 	if (strchr(name, '/') != NULL || strstr(name, "..") != NULL)
 		return false;
