@@ -111,7 +111,8 @@ $(B)/unit/shim.so: tests/shim/shim.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -Wall -Wextra -O1 -shared -fPIC -o $@ $< -lpthread
 
-UNIT_BINS := $(B)/unit/test_graph $(B)/unit/test_parse $(B)/unit/test_dupcost $(B)/unit/shim.so \
+UNIT_BINS := $(B)/unit/test_graph $(B)/unit/test_parse $(B)/unit/test_cmdline_rel $(B)/unit/test_dupcost \
+	$(B)/unit/shim.so \
 	$(B)/asan/modpreload $(B)/tsan/modpreload $(EXTRA_UNIT)
 unit: $(UNIT_BINS)
 	tests/run.sh unit

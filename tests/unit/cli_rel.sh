@@ -214,7 +214,32 @@ t_dash_name() {
 	check "no report written" [ ! -e x ]
 }
 
-cases="small profile_where nodev_whole log_escaped dash_name"
+# Module options with quotes, as next_arg() and libkmod read them: each once,
+# modprobe.d's first, with the kernel's value, whether libkmod read them in
+# /proc/cmdline (mkinitcpio), or we in a copy of it (dracut, initramfs-tools)
+# or in another file (the test's). The shim shows libkmod the same
+# /proc/cmdline; a host's own would only add options for other modules.
+cmdline_quotes() { # $1: the file libkmod reads as /proc/cmdline
+	setup 'a opt=k=1\nb\n'
+	printf '%s\n' 'a.p=x,"y z" "a.q=b c" a.r="s t" a.k=2 a.s=u"v w" b.x' >"$t/cmdline"
+	cp "$t/cmdline" "$t/proc-cmdline"
+	[ "$1" = same ] || : >"$t/proc-cmdline"
+	MP_SHIM_CMDLINE=$t/proc-cmdline run a b
+	check "$1: exit 0" eq "$rc" 0
+	check "$1: a's params, each once" eq "$(sed -n 's/.* start a 0 finit //p' "$t/log")" \
+		'k=1 p=x,"y z" q="b c" r="s t" k=2 s=u"v w"'
+	check "$1: b's" eq "$(sed -n 's/.* start b 0 finit //p' "$t/log")" 'x'
+	: >"$t/log"
+	MP_SHIM_CMDLINE=$t/cmdline run --cmdline /proc/cmdline a
+	check "$1: from /proc/cmdline, the same" eq "$(sed -n 's/.* start a 0 finit //p' "$t/log")" \
+		'k=1 p=x,"y z" q="b c" r="s t" k=2 s=u"v w"'
+}
+t_cmdline_quotes() {
+	cmdline_quotes same
+	cmdline_quotes other
+}
+
+cases="small profile_where nodev_whole log_escaped dash_name cmdline_quotes"
 
 [ -n "${MP_CASES:-}" ] && cases=$MP_CASES
 for c in $cases; do

@@ -59,6 +59,7 @@ fi
 "$b/unit/test_dupcost" "$tmp" ${ko:+"$ko"} || echo "FAIL: dupcost (exit $?)"
 "$b/unit/test_graph" || echo "FAIL: graph (exit $?)"
 "$b/unit/test_parse" "$top/tests/data" "$tmp" || echo "FAIL: parse (exit $?)"
+"$b/unit/test_cmdline_rel" || echo "FAIL: cmdline-rel (exit $?)"
 "$b/unit/test_init" "$tmp" || echo "FAIL: init (exit $?)"
 
 MP_BIN=$b/asan/modpreload MP_SUITE=cli "$top/tests/unit/cli.sh"
