@@ -36,8 +36,8 @@ static void next_arg_quotes(void)
 	struct seen s = { .n = 0 };
 
 	CHECK(mp_cmdline_foreach("a.p=x,\"y z\" b=\"c d\" \"e=f g\" h=i\"j k\"l "
-				 "\"m=\"n\"\" o=\"p q\"r s\"t\"=u v\tw=\"\r\n", collect, &s) == 0);
-	CHECK(s.n == 9);
+				 "\"m=\"n\"\" o=\"p q\"r s\"t\"=u v\tw=\"\"\r\n\vx\f", collect, &s) == 0);
+	CHECK(s.n == 10);
 	CHECK_STR(s.keys[0], "a.p");
 	CHECK_STR(s.vals[0], "x,\"y z\"");
 	CHECK_STR(s.keys[1], "b");
@@ -58,6 +58,7 @@ static void next_arg_quotes(void)
 	CHECK_STR(s.keys[7], "v");
 	CHECK_STR(s.keys[8], "w");
 	CHECK_STR(s.vals[8], "");
+	CHECK_STR(s.keys[9], "x");
 
 	/* an open quote runs to the end, blanks and all */
 	s.n = 0;
