@@ -239,7 +239,31 @@ t_cmdline_quotes() {
 	cmdline_quotes other
 }
 
-cases="small profile_where nodev_whole log_escaped dash_name cmdline_quotes"
+# --list-config-files ROOT: the modpreload.d lists a run would read, for the
+# image builders: a name in an earlier directory hides a later one, a link
+# to /dev/null masks, and every directory the binary reads counts.
+t_list_config() {
+	setup 'a\n'
+	r=$t/sysroot
+	for d in etc run usr/local/lib usr/lib lib; do mkdir -p "$r/$d/modpreload.d"; done
+	echo a >"$r/usr/lib/modpreload.d/masked.conf"
+	ln -s /dev/null "$r/etc/modpreload.d/masked.conf"
+	echo a >"$r/usr/local/lib/modpreload.d/local.conf"
+	echo a >"$r/lib/modpreload.d/old.conf"
+	echo a >"$r/lib/modpreload.d/hidden.conf"
+	echo a >"$r/usr/lib/modpreload.d/hidden.conf"
+	echo a >"$r/etc/modpreload.d/etc.conf"
+	echo a >"$r/lib/modpreload.d/not-a-list"
+	"$bin" --list-config-files "$r" >"$t/out" 2>"$t/err"
+	check "exit 0" eq "$?" 0
+	check "the lists, in name order" eq "$(sed "s|^$r||" "$t/out" | tr '\n' ' ')" \
+		"/etc/modpreload.d/etc.conf /usr/lib/modpreload.d/hidden.conf /usr/local/lib/modpreload.d/local.conf \
+/lib/modpreload.d/old.conf "
+	"$bin" --list-config-files "$t/none" >"$t/out" 2>>"$t/err"
+	check "no such root: none, exit 0" eq "$?:$(cat "$t/out")" "0:"
+}
+
+cases="small profile_where nodev_whole log_escaped dash_name cmdline_quotes list_config"
 
 [ -n "${MP_CASES:-}" ] && cases=$MP_CASES
 for c in $cases; do
