@@ -24,6 +24,9 @@ static const char usage[] =
 	"  -c, --config FILE        a modules-load.d style list (repeatable)\n"
 	"      --no-default-config  skip /etc/modpreload.d, /run/modpreload.d,\n"
 	"                           /usr/lib/modpreload.d\n"
+	"      --list-config-files ROOT\n"
+	"                           print the modpreload.d lists read under ROOT\n"
+	"                           (\"\" or /: this system's), one a line; exit\n"
 	"      --modules-load       the lists systemd-modules-load reads: modules-load.d\n"
 	"                           and modules_load= on the command line\n"
 	"      --cmdline FILE       kernel command line to read (default /proc/cmdline,\n"
@@ -75,13 +78,14 @@ static const char usage[] =
 enum {
 	OPT_COLDPLUG = 256, OPT_NO_DEFAULT_CONFIG, OPT_CMDLINE, OPT_WAVES, OPT_SETTLE,
 	OPT_KMSG, OPT_NO_KSTATS, OPT_SYSFS, OPT_NO_FORK, OPT_ORDER, OPT_POOL, OPT_PROFILE,
-	OPT_PROFILE_OUT, OPT_MODULES_LOAD, OPT_NODEV, OPT_PLAN, OPT_BAKE,
+	OPT_PROFILE_OUT, OPT_MODULES_LOAD, OPT_NODEV, OPT_PLAN, OPT_BAKE, OPT_LIST_CONFIG,
 };
 
 static const struct option longopts[] = {
 	{ "coldplug", no_argument, NULL, OPT_COLDPLUG },
 	{ "config", required_argument, NULL, 'c' },
 	{ "no-default-config", no_argument, NULL, OPT_NO_DEFAULT_CONFIG },
+	{ "list-config-files", required_argument, NULL, OPT_LIST_CONFIG },
 	{ "cmdline", required_argument, NULL, OPT_CMDLINE },
 	{ "modules-load", no_argument, NULL, OPT_MODULES_LOAD },
 	{ "nodev-blacklist", required_argument, NULL, OPT_NODEV },
@@ -243,6 +247,10 @@ int main(int argc, char **argv)
 		case OPT_NO_DEFAULT_CONFIG:
 			a.default_configs = false;
 			break;
+		case OPT_LIST_CONFIG:
+			if (mp_list_config_files(strcmp(optarg, "/") == 0 ? "" : optarg, stdout) < 0)
+				return MP_EXIT_NOTHING;
+			return put_stdout("");
 		case OPT_CMDLINE:
 			a.opts.cmdline = optarg;
 			break;
