@@ -122,7 +122,8 @@ int root_spec_parse(const char *s, struct root_spec *out)
 	if (s == NULL || *s == '\0')
 		return -EINVAL;
 	for (i = 0; i < sizeof(tags) / sizeof(tags[0]); i++) {
-		size_t n = strlen(tags[i].prefix);
+		size_t n = strlen(tags[i].prefix), len;
+		int r;
 
 		if (strncmp(s, tags[i].prefix, n) != 0)
 			continue;
@@ -131,7 +132,15 @@ int root_spec_parse(const char *s, struct root_spec *out)
 		if (s[n] == '\0' || strchr(s + n, '/') != NULL)
 			return -EINVAL;
 		out->kind = tags[i].kind;
-		return copy(out->value, sizeof(out->value), s + n);
+		r = copy(out->value, sizeof(out->value), s + n);
+		/* LABEL="my root": the kernel leaves quotes after the tag's
+		 * '=' in the value; blkid reads the tag without them */
+		len = strlen(out->value);
+		if (r == 0 && len >= 2 && out->value[0] == '"' && out->value[len - 1] == '"') {
+			memmove(out->value, out->value + 1, len - 2);
+			out->value[len - 2] = '\0';
+		}
+		return r;
 	}
 	for (i = 0; i < sizeof(by_links) / sizeof(by_links[0]); i++) {
 		size_t n = strlen(by_links[i].prefix);

@@ -208,7 +208,7 @@ struct bake {
 	struct kmod_ctx *kmod;
 	FILE *f;
 	struct mp_strmap *known;  /* the tree's modules and the built-in ones */
-	struct mp_cmdline host;   /* libkmod mixed the build host's command line in */
+	const struct mp_cmdline *host; /* libkmod mixed the build host's command line in */
 	char **aliases;           /* "PATTERN NAME" of one kind, to sort */
 	int naliases, capaliases;
 	int err;
@@ -296,26 +296,10 @@ static void put_list(struct bake *k, const char *kw, struct kmod_list *list)
  * command line: the boot's own are added at boot. */
 static void put_options(struct bake *k, const char *name, const char *opts)
 {
-	char buf[4096], *w, *p = buf;
-	bool any = false;
-	int i;
+	size_t len = mp_plan_config_len(k->ctx, opts, name);
 
-	if (opts == NULL || strlen(opts) >= sizeof(buf))
-		return;
-	snprintf(buf, sizeof(buf), "%s", opts);
-	while ((w = strsep(&p, " ")) != NULL) {
-		bool host = false;
-
-		for (i = 0; i < k->host.noptions && !host; i++)
-			host = strcmp(k->host.options[i].module, name) == 0 &&
-			       strcmp(k->host.options[i].param, w) == 0;
-		if (*w == '\0' || host)
-			continue;
-		fprintf(k->f, "%s%s", any ? " " : "options ", w);
-		any = true;
-	}
-	if (any)
-		fputc('\n', k->f);
+	if (len > 0)
+		fprintf(k->f, "options %.*s\n", (int)len, opts);
 }
 
 static int put_module(struct bake *k, const char *name)
@@ -404,7 +388,8 @@ static int put_sorted(struct bake *k, const char *kw)
 {
 	int i, r = k->err;
 
-	if (r == 0)
+	/* a tree without aliases has none to sort: qsort() takes no NULL */
+	if (r == 0 && k->naliases > 1)
 		qsort(k->aliases, (size_t)k->naliases, sizeof(char *), cmp_alias);
 	for (i = 0; i < k->naliases; i++) {
 		if (r == 0)
@@ -466,7 +451,7 @@ static void put_config(struct bake *k)
 	while (it && kmod_config_iter_next(it)) {
 		const char *name = kmod_config_iter_get_key(it);
 
-		if (!mp_cmdline_listed(k->host.blacklist, k->host.nblacklist, name))
+		if (!mp_cmdline_listed(k->host->blacklist, k->host->nblacklist, name))
 			fprintf(k->f, "blacklist %s\n", name);
 	}
 	kmod_config_iter_free_iter(it);
@@ -509,10 +494,11 @@ static int bake(struct bake *k, const void *dep, size_t deplen)
  * to path through a temporary file beside it. */
 int mp_baked_io_write(struct mp_ctx *ctx, const char *path)
 {
-	struct bake k = { .ctx = ctx, .kmod = mp_ctx_kmod(ctx), .known = mp_strmap_new() };
-	_cleanup_free_ char *cmdline = NULL, *tmp = mp_strdup_printf("%s.tmp", path);
+	struct bake k = { .ctx = ctx, .kmod = mp_ctx_kmod(ctx), .known = mp_strmap_new(),
+			  .host = mp_ctx_kcmdline(ctx) };
+	_cleanup_free_ char *tmp = mp_strdup_printf("%s.tmp", path);
 	const void *dep;
-	size_t deplen, len;
+	size_t deplen;
 	int r;
 
 	mp_ctx_depbin(ctx, &dep, &deplen);
@@ -520,10 +506,6 @@ int mp_baked_io_write(struct mp_ctx *ctx, const char *path)
 		mp_strmap_free(k.known);
 		return -ENOMEM;
 	}
-	/* libkmod read the build host's /proc/cmdline; what it took from
-	 * there is not the image's */
-	if (mp_read_file_alloc("/proc/cmdline", 65536, &cmdline, &len) == 0)
-		(void)mp_cmdline_parse(cmdline, &k.host);
 	k.f = fopen(tmp, "we");
 	r = k.f ? bake(&k, dep, deplen) : -errno;
 	if (k.f && ferror(k.f) && r == 0)
@@ -537,7 +519,6 @@ int mp_baked_io_write(struct mp_ctx *ctx, const char *path)
 		       mp_errno_name(-r));
 		(void)unlink(tmp);
 	}
-	mp_cmdline_free(&k.host);
 	mp_strmap_free(k.known);
 	return r;
 }

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The kernel command line. Words are split the way the kernel's next_arg()
- * splits them: a double quote toggles quoting anywhere in the word and is
- * dropped, so both "a=b c" and a="b c" give key a, value "b c". A bare
- * "--" ends the kernel's part; what follows belongs to init.
+ * The kernel command line, split and unquoted as the kernel's next_arg()
+ * does it: a double quote toggles quoting (blanks inside do not split),
+ * but only a quote opening the word, one right after its first '=' and
+ * the word's last one are dropped, so "a=b c" and a="b c" give key a,
+ * value "b c" while a=x,"y z" keeps its value's quotes. A bare "--" ends
+ * the kernel's part; what follows belongs to init. (One difference: a
+ * word starting with '=' has an empty key here, the kernel's has none.)
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,44 +15,85 @@
 #include "cmdline.h"
 #include "internal.h"
 
-int mp_cmdline_foreach(const char *text, mp_cmdline_cb cb, void *data)
+/* the kernel's isspace() */
+static bool blank(char c)
 {
-	_cleanup_free_ char *word = malloc(strlen(text) + 1);
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+struct word {
+	const char *raw;  /* as written */
+	size_t len;
+	bool open;        /* a quote left open at the end of the text */
+	char *key, *value;
+};
+
+typedef int (*word_fn)(void *data, const struct word *w);
+
+static int walk(const char *text, word_fn fn, void *data)
+{
+	_cleanup_free_ char *buf = malloc(strlen(text) + 1);
 	const char *p = text;
 
-	if (word == NULL)
+	if (buf == NULL)
 		return -ENOMEM;
 	for (;;) {
-		bool quoted = false;
-		char *value = NULL;
-		size_t n = 0;
+		struct word w = { .key = buf };
+		bool lead, in, cut = false;
+		const char *s;
+		size_t n;
 		int r;
 
-		while (*p == ' ' || *p == '\t' || *p == '\n')
+		while (blank(*p))
 			p++;
 		if (*p == '\0')
 			return 0;
-		for (; *p != '\0'; p++) {
-			if (*p == '"') {
-				quoted = !quoted;
-				continue;
+		w.raw = p;
+		lead = in = *p == '"';
+		s = p += lead;
+		for (; *p != '\0' && (in || !blank(*p)); p++)
+			if (*p == '"')
+				in = !in;
+		w.len = (size_t)(p - w.raw);
+		w.open = in;
+		n = (size_t)(p - s);
+		memcpy(buf, s, n);
+		buf[n] = '\0';
+		w.value = memchr(buf, '=', n);
+		if (w.value != NULL) {
+			*w.value++ = '\0';
+			if (*w.value == '"') {
+				w.value++;
+				cut = buf[n - 1] == '"';
 			}
-			if (!quoted && (*p == ' ' || *p == '\t' || *p == '\n'))
-				break;
-			if (*p == '=' && value == NULL) {
-				word[n++] = '\0';
-				value = word + n;
-				continue;
-			}
-			word[n++] = *p;
 		}
-		word[n] = '\0';
-		if (value == NULL && strcmp(word, "--") == 0)
+		if ((cut || lead) && n > 0 && buf[n - 1] == '"')
+			buf[n - 1] = '\0';
+		if (w.value == NULL && strcmp(buf, "--") == 0)
 			return 0;
-		r = cb(data, word, value);
+		r = fn(data, &w);
 		if (r != 0)
 			return r;
 	}
+}
+
+struct each {
+	mp_cmdline_cb cb;
+	void *data;
+};
+
+static int each_word(void *data, const struct word *w)
+{
+	struct each *e = data;
+
+	return e->cb(e->data, w->key, w->value);
+}
+
+int mp_cmdline_foreach(const char *text, mp_cmdline_cb cb, void *data)
+{
+	struct each e = { cb, data };
+
+	return walk(text, each_word, &e);
 }
 
 static int push(char ***list, int *n, const char *s)
@@ -111,14 +155,25 @@ static int parse_uint(const char *s, unsigned max, unsigned *out)
 	return 0;
 }
 
-static int add_option(struct mp_cmdline *c, const char *key, const char *value)
+/*
+ * module.param[=value], as libkmod takes it from /proc/cmdline: the text
+ * after "module." as written, a quote that opened the word moved to after
+ * '=', a tab made a space; not an option where libkmod sees none (a
+ * quote, a blank or a second dot before '=', a quote left open, a quoted
+ * word without '='). The kernel reads the same value from it as from the
+ * command line.
+ */
+static int add_option(struct mp_cmdline *c, const struct word *w)
 {
-	const char *dot = strchr(key, '.');
+	const char *key = w->key, *dot = strchr(key, '.');
+	bool lead = w->raw[0] == '"';
+	const char *raw = w->raw + lead + (dot - key) + 1, *end = w->raw + w->len;
 	char module[256];
 	int cap = c->noptions;
 	struct mp_cmdline_option *o;
 
-	if ((size_t)(dot - key) >= sizeof(module) || dot == key || dot[1] == '\0')
+	if ((size_t)(dot - key) >= sizeof(module) || dot == key || dot[1] == '\0' || w->open ||
+	    (lead && w->value == NULL) || strpbrk(dot + 1, "\". \t\n\v\f\r") != NULL)
 		return 0;
 	memcpy(module, key, (size_t)(dot - key));
 	module[dot - key] = '\0';
@@ -134,20 +189,23 @@ static int add_option(struct mp_cmdline *c, const char *key, const char *value)
 		return -ENOMEM;
 	o = &c->options[c->noptions - 1];
 	o->module = strdup(module);
-	if (value == NULL)
-		o->param = strdup(dot + 1);
-	else if (strpbrk(value, " \t") != NULL)
-		o->param = mp_strdup_printf("%s=\"%s\"", dot + 1, value);
-	else
-		o->param = mp_strdup_printf("%s=%s", dot + 1, value);
+	if (lead) {
+		raw += strlen(dot + 1) + 1;
+		o->param = mp_strdup_printf("%s=\"%.*s", dot + 1, (int)(end - raw), raw);
+	} else {
+		o->param = strndup(raw, (size_t)(end - raw));
+	}
 	if (o->module == NULL || o->param == NULL)
 		return -ENOMEM;
+	for (char *q = o->param; (q = strchr(q, '\t')) != NULL;)
+		*q = ' ';
 	return 0;
 }
 
-static int on_word(void *data, const char *key, const char *value)
+static int on_word(void *data, const struct word *w)
 {
 	struct mp_cmdline *c = data;
+	const char *key = w->key, *value = w->value;
 	unsigned u;
 
 	if (strcmp(key, "rd.modpreload") == 0) {
@@ -186,7 +244,7 @@ static int on_word(void *data, const char *key, const char *value)
 	}
 	if (strchr(key, '.') != NULL && strncmp(key, "rd.", 3) != 0 &&
 	    strncmp(key, "modprobe.", 9) != 0)
-		return add_option(c, key, value);
+		return add_option(c, w);
 	if (value == NULL)
 		return 0;
 	if (strcmp(key, "rd.modpreload.modules") == 0 || strcmp(key, "rd.driver.pre") == 0)
@@ -205,7 +263,7 @@ int mp_cmdline_parse(const char *text, struct mp_cmdline *out)
 	int r;
 
 	memset(out, 0, sizeof(*out));
-	r = mp_cmdline_foreach(text, on_word, out);
+	r = walk(text, on_word, out);
 	if (r < 0)
 		mp_cmdline_free(out);
 	return r;

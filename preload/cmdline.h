@@ -6,14 +6,15 @@
 #include <stdbool.h>
 
 /* Called once per word: key is what precedes the first '=', value what
- * follows it with the kernel's quoting removed (NULL when there is no '=').
+ * follows it, with the quotes removed that the kernel's next_arg() removes
+ * (NULL when there is no '=').
  * A non-zero return stops the walk and is returned. */
 typedef int (*mp_cmdline_cb)(void *data, const char *key, const char *value);
 int mp_cmdline_foreach(const char *text, mp_cmdline_cb cb, void *data);
 
 struct mp_cmdline_option {
 	char *module;  /* normalised */
-	char *param;   /* "name=value", quoted again if the value has spaces */
+	char *param;   /* "name=value", the text libkmod takes from /proc/cmdline */
 };
 
 struct mp_cmdline {

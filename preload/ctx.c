@@ -20,6 +20,7 @@ struct mp_ctx {
 	mp_log_fn log;
 	void *log_data;
 	struct mp_cmdline cmdline;
+	struct mp_cmdline kcmdline; /* /proc/cmdline, when cmdline is another file */
 	struct mp_plan plan;
 	struct mp_resolver *resolver;
 	struct mp_coldplug coldplug;
@@ -360,6 +361,15 @@ static int read_cmdline(struct mp_ctx *ctx)
 	size_t len;
 	int r, i;
 
+	/* what libkmod reads for options, to tell them apart (plan.c) */
+	if ((ctx->opts.cmdline == NULL || strcmp(ctx->opts.cmdline, "/proc/cmdline") != 0) &&
+	    mp_read_file_alloc("/proc/cmdline", 1u << 20, &buf, &len) == 0) {
+		r = mp_cmdline_parse(buf, &ctx->kcmdline);
+		free(buf);
+		buf = NULL;
+		if (r < 0)
+			return r;
+	}
 	if (ctx->opts.cmdline == NULL || ctx->opts.cmdline[0] == '\0')
 		return 0;
 	/* whole: a word cut at a buffer's end would be another module name */
@@ -570,6 +580,7 @@ void mp_ctx_free(struct mp_ctx *ctx)
 		munmap(ctx->depbin, ctx->depbin_len);
 	mp_graph_free(&ctx->plan);
 	mp_cmdline_free(&ctx->cmdline);
+	mp_cmdline_free(&ctx->kcmdline);
 	free(ctx->result.kstats_before);
 	free(ctx->result.kstats_after);
 	mp_profile_free(ctx->env.profile.profile);
@@ -598,6 +609,13 @@ const struct mp_cmdline *mp_ctx_cmdline(const struct mp_ctx *ctx)
 	return &ctx->cmdline;
 }
 
+const struct mp_cmdline *mp_ctx_kcmdline(const struct mp_ctx *ctx)
+{
+	const char *f = ctx->opts.cmdline;
+
+	return f && strcmp(f, "/proc/cmdline") == 0 ? &ctx->cmdline : &ctx->kcmdline;
+}
+
 struct mp_resolver *mp_ctx_resolver(struct mp_ctx *ctx)
 {
 	return ctx->resolver;
@@ -613,10 +631,18 @@ struct mp_result *mp_ctx_result(const struct mp_ctx *ctx)
 	return (struct mp_result *)&ctx->result;
 }
 
+/* Every line the library logs quotes input somewhere (a name, an alias,
+ * a path, an option): its control bytes go out escaped, whatever the
+ * caller's log function does with the line. */
 void mp_logv(struct mp_ctx *ctx, int prio, const char *fmt, va_list ap)
 {
-	if (ctx->log)
-		ctx->log(ctx->log_data, prio, fmt, ap);
+	char text[1024], shown[1024];
+
+	if (ctx->log == NULL)
+		return;
+	vsnprintf(text, sizeof(text), fmt, ap);
+	mp_escape_ctl(text, shown, sizeof(shown));
+	log_direct(ctx->log, ctx->log_data, prio, "%s", shown);
 }
 
 void mp_log(struct mp_ctx *ctx, int prio, const char *fmt, ...)

@@ -141,6 +141,8 @@ struct mp_plan *mp_ctx_plan(const struct mp_ctx *ctx);
 const struct mp_options *mp_ctx_opts(const struct mp_ctx *ctx);
 const struct mp_env *mp_ctx_env(const struct mp_ctx *ctx);
 const struct mp_cmdline *mp_ctx_cmdline(const struct mp_ctx *ctx);
+/* /proc/cmdline, where libkmod takes options from, parsed as ours is */
+const struct mp_cmdline *mp_ctx_kcmdline(const struct mp_ctx *ctx);
 struct mp_resolver *mp_ctx_resolver(struct mp_ctx *ctx);
 struct kmod_ctx *mp_ctx_kmod(struct mp_ctx *ctx); /* made on first use; NULL: cannot */
 struct mp_baked_use *mp_ctx_baked(struct mp_ctx *ctx);
@@ -196,6 +198,7 @@ int mp_outcome_exit_status(const struct mp_ctx *ctx, int run_err, int report_err
 /* --- drivers that found no device for any CPU (nodev.c), from the outcome --- */
 bool mp_nodev_cpu_alias(const char *alias);
 int mp_nodev_write(struct mp_ctx *ctx, const char *path);
+int mp_nodev_append(const char *path, const char *lines, size_t len);
 
 /* --- report (report.c): renders the outcome --- */
 int mp_report_json(struct mp_ctx *ctx, int fd);
@@ -212,6 +215,8 @@ struct mp_lookup {
 int mp_plan_resolve(struct mp_ctx *ctx, const char *alias, enum mp_source src, bool explicit_name);
 struct mp_strmap *mp_plan_byname(struct mp_ctx *ctx);
 char *mp_plan_options(struct mp_ctx *ctx, const char *base, const char *name, bool merged);
+/* How much of libkmod's options for NAME (BASE) came from modprobe.d */
+size_t mp_plan_config_len(const struct mp_ctx *ctx, const char *base, const char *name);
 /* The checks after a module's file is known, shared by the libkmod and the
  * baked planners: the kernel's module_blacklist=, a modprobe.d install
  * command, the options (from OPTIONS; MERGED: libkmod's, already merged),
@@ -371,6 +376,8 @@ void mp_json_null(struct mp_json *j, const char *key);
 
 /* profile.c: the last boot's load times */
 #define MP_PROFILE_PATH "/usr/lib/modpreload/profile" /* in the image */
+#define MP_RUN_DIR "/run/modpreload"              /* ours: reports, the profile */
+#define MP_PROFILE_RUN_PATH MP_RUN_DIR "/profile"  /* written beside a report there */
 #define MP_PROFILE_VERSION 1u
 #define MP_PROFILE_MAX_BYTES (1u << 20)
 #define MP_PROFILE_MAX_LINE 256

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "modpreload.h"
+#include "util.h"
 
 static const char usage[] =
 	"Usage: modpreload [OPTION]... [MODULE|ALIAS]...\n"
@@ -23,6 +24,9 @@ static const char usage[] =
 	"  -c, --config FILE        a modules-load.d style list (repeatable)\n"
 	"      --no-default-config  skip /etc/modpreload.d, /run/modpreload.d,\n"
 	"                           /usr/lib/modpreload.d\n"
+	"      --list-config-files ROOT\n"
+	"                           print the modpreload.d lists read under ROOT\n"
+	"                           (\"\" or /: this system's), one a line; exit\n"
 	"      --modules-load       the lists systemd-modules-load reads: modules-load.d\n"
 	"                           and modules_load= on the command line\n"
 	"      --cmdline FILE       kernel command line to read (default /proc/cmdline,\n"
@@ -74,13 +78,14 @@ static const char usage[] =
 enum {
 	OPT_COLDPLUG = 256, OPT_NO_DEFAULT_CONFIG, OPT_CMDLINE, OPT_WAVES, OPT_SETTLE,
 	OPT_KMSG, OPT_NO_KSTATS, OPT_SYSFS, OPT_NO_FORK, OPT_ORDER, OPT_POOL, OPT_PROFILE,
-	OPT_PROFILE_OUT, OPT_MODULES_LOAD, OPT_NODEV, OPT_PLAN, OPT_BAKE,
+	OPT_PROFILE_OUT, OPT_MODULES_LOAD, OPT_NODEV, OPT_PLAN, OPT_BAKE, OPT_LIST_CONFIG,
 };
 
 static const struct option longopts[] = {
 	{ "coldplug", no_argument, NULL, OPT_COLDPLUG },
 	{ "config", required_argument, NULL, 'c' },
 	{ "no-default-config", no_argument, NULL, OPT_NO_DEFAULT_CONFIG },
+	{ "list-config-files", required_argument, NULL, OPT_LIST_CONFIG },
 	{ "cmdline", required_argument, NULL, OPT_CMDLINE },
 	{ "modules-load", no_argument, NULL, OPT_MODULES_LOAD },
 	{ "nodev-blacklist", required_argument, NULL, OPT_NODEV },
@@ -138,10 +143,14 @@ static void log_line(void *data, int prio, const char *fmt, va_list ap)
 	}
 }
 
+/* fmt's one %s is arg, from the command line: its control bytes escaped */
 static int bad_usage(const char *fmt, const char *arg)
 {
+	char shown[256];
+
+	mp_escape(arg, strlen(arg), shown, sizeof(shown));
 	fprintf(stderr, "modpreload: ");
-	fprintf(stderr, fmt, arg);
+	fprintf(stderr, fmt, shown);
 	fprintf(stderr, "\nTry 'modpreload --help'.\n");
 	return MP_EXIT_USAGE;
 }
@@ -150,7 +159,7 @@ static int bad_usage(const char *fmt, const char *arg)
 static int parse_limit(const char *opt, int lim, const char *s, unsigned *out)
 {
 	const struct mp_limit *l = &mp_limits[lim];
-	char *end;
+	char *end, shown[64];
 	long v;
 
 	errno = 0;
@@ -159,7 +168,8 @@ static int parse_limit(const char *opt, int lim, const char *s, unsigned *out)
 		*out = (unsigned)v;
 		return 0;
 	}
-	fprintf(stderr, "modpreload: --%s: '%s' is not ", opt, s);
+	mp_escape(s, strlen(s), shown, sizeof(shown));
+	fprintf(stderr, "modpreload: --%s: '%s' is not ", opt, shown);
 	fprintf(stderr, l->what, l->min, l->max);
 	fprintf(stderr, "\nTry 'modpreload --help'.\n");
 	return MP_EXIT_USAGE;
@@ -198,6 +208,13 @@ static int push(const char ***list, int *n, const char *s)
 	return 0;
 }
 
+/* The lists go on every way out of main(), a usage error's too. */
+static void free_list(const char ***list)
+{
+	free(*list);
+}
+#define _cleanup_list_ __attribute__((cleanup(free_list)))
+
 int main(int argc, char **argv)
 {
 	struct mp_run_args a = {
@@ -206,8 +223,10 @@ int main(int argc, char **argv)
 		.fork_guard = true,
 	};
 	struct logger lg = { .fd = STDERR_FILENO, .max_prio = MP_LOG_NOTICE };
-	const char **configs = NULL, **mpconf = NULL, **names = NULL;
-	int nconfigs = 0, nmpconf = 0, nnames = 0, c, i, status;
+	_cleanup_list_ const char **configs = NULL;
+	_cleanup_list_ const char **mpconf = NULL;
+	_cleanup_list_ const char **names = NULL;
+	int nconfigs = 0, nmpconf = 0, nnames = 0, c, i;
 	bool kmsg = getppid() == 1;
 	unsigned v;
 
@@ -215,6 +234,7 @@ int main(int argc, char **argv)
 	 * with EPIPE, which the report says, instead of killing the loader
 	 * with a signal that looks like a crash. */
 	signal(SIGPIPE, SIG_IGN);
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "c:d:S:C:j:t:nr:qvhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_COLDPLUG:
@@ -227,6 +247,10 @@ int main(int argc, char **argv)
 		case OPT_NO_DEFAULT_CONFIG:
 			a.default_configs = false;
 			break;
+		case OPT_LIST_CONFIG:
+			if (mp_list_config_files(strcmp(optarg, "/") == 0 ? "" : optarg, stdout) < 0)
+				return MP_EXIT_NOTHING;
+			return put_stdout("");
 		case OPT_CMDLINE:
 			a.opts.cmdline = optarg;
 			break;
@@ -316,8 +340,9 @@ int main(int argc, char **argv)
 		case 'V':
 			return put_stdout("modpreload " MP_VERSION "\n");
 		default:
-			fputs("Try 'modpreload --help'.\n", stderr);
-			return MP_EXIT_USAGE;
+			/* getopt's own message would quote the word raw */
+			return bad_usage("'%s': an unknown option, or one without its argument",
+					 argv[optind - 1]);
 		}
 	}
 	for (i = optind; i < argc; i++)
@@ -346,9 +371,5 @@ int main(int argc, char **argv)
 	a.log_data = &lg;
 	if (a.opts.dry_run && a.report_path == NULL)
 		a.report_path = "-";
-	status = mp_run(&a);
-	free(names);
-	free(configs);
-	free(mpconf);
-	return status;
+	return mp_run(&a);
 }

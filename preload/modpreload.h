@@ -13,6 +13,7 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 #define MP_VERSION "0.1.0"
 
@@ -79,6 +80,9 @@ struct mp_run_args {
 	void *log_data;
 };
 int mp_run(const struct mp_run_args *args);
+/* The modpreload.d lists a run reads under ROOT ("": /), each path on a
+ * line to F, less those a name hides and masks (not a regular file). */
+int mp_list_config_files(const char *root, FILE *f);
 
 /* Exit statuses, shared by the CLI and /init. */
 enum {

@@ -61,54 +61,81 @@ static const char header[] =
 	"# line keeps it from being written. /run is gone at the next boot.\n";
 
 /*
+ * Appends LEN bytes of whole lines to the file at path: all of them or,
+ * on a short write (a full /run), none, the file cut back to the size it
+ * had. A file that does not end in a newline gets one first, so that its
+ * last line and our first stay two; a new or empty one gets the header.
+ * Only a regular file (mp_open_regular(), read-write: its last byte is
+ * read): a fifo is not waited on, a symlink not followed. One write()
+ * when it fits, so that a reader sees whole lines.
+ */
+int mp_nodev_append(const char *path, const char *lines, size_t len)
+{
+	_cleanup_free_ char *buf = NULL;
+	_cleanup_close_ int fd = -1;
+	char dir[PATH_MAX], last = '\n';
+	size_t n = 0;
+	struct stat st;
+	int r;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	if (mkdir(dirname(dir), 0755) < 0 && errno != EEXIST)
+		return -errno;
+	fd = mp_open_regular(path, O_RDWR | O_APPEND | O_CREAT, 0644);
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (st.st_size > 0 && pread(fd, &last, 1, st.st_size - 1) != 1)
+		return errno ? -errno : -EIO;
+	buf = malloc(len + sizeof(header) + 1);
+	if (buf == NULL)
+		return -ENOMEM;
+	if (last != '\n')
+		buf[n++] = '\n';
+	if (st.st_size == 0) {
+		memcpy(buf + n, header, sizeof(header) - 1);
+		n += sizeof(header) - 1;
+	}
+	memcpy(buf + n, lines, len);
+	n += len;
+	r = mp_write_full(fd, buf, n);
+	if (r < 0 && ftruncate(fd, st.st_size) < 0) {
+		/* nothing more to do: the error is r's */
+	}
+	return r;
+}
+
+/*
  * Appends: the initramfs's run wrote its lines before switch-root, and
  * the booted system's run, which finds those modules blacklisted and does
- * not try them, adds its own. One write() of all lines, so that a reader
- * sees whole ones.
+ * not try them, adds its own.
  */
 int mp_nodev_write(struct mp_ctx *ctx, const char *path)
 {
 	const struct mp_plan *p = mp_ctx_plan(ctx);
 	_cleanup_free_ char *buf = NULL;
-	_cleanup_close_ int fd = -1;
-	char dir[PATH_MAX];
-	size_t len = 0, cap = sizeof(header);
-	struct stat st;
+	size_t len = 0, cap = 1;
 	int i, n = 0, r;
 
 	for (i = 0; i < p->nmods; i++)
 		if (blacklistable(p, &p->mods[i]))
 			cap += strlen(p->mods[i].name) + sizeof("blacklist \n");
-	if (cap == sizeof(header))
+	if (cap == 1)
 		return 0;
 	buf = malloc(cap);
 	if (buf == NULL)
 		return -ENOMEM;
-	snprintf(dir, sizeof(dir), "%s", path);
-	if (mkdir(dirname(dir), 0755) < 0 && errno != EEXIST) {
-		r = -errno;
-		goto out;
-	}
-	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (fd < 0 || fstat(fd, &st) < 0) {
-		r = -errno;
-		goto out;
-	}
-	if (st.st_size == 0) {
-		memcpy(buf, header, sizeof(header) - 1);
-		len = sizeof(header) - 1;
-	}
 	for (i = 0; i < p->nmods; i++) {
 		if (!blacklistable(p, &p->mods[i]))
 			continue;
 		len += (size_t)snprintf(buf + len, cap - len, "blacklist %s\n", p->mods[i].name);
 		n++;
 	}
-	r = mp_write_full(fd, buf, len);
-out:
+	r = mp_nodev_append(path, buf, len);
 	if (r < 0)
 		mp_log(ctx, MP_LOG_ERR, "%s: cannot write the no-device blacklist: %s (%s)", path,
-		       strerror(-r), mp_errno_name(-r));
+		       r == -EINVAL ? "not a regular file" : strerror(-r), mp_errno_name(-r));
 	else
 		mp_log(ctx, MP_LOG_NOTICE, "%d driver%s that found no device for any CPU blacklisted "
 		       "for this boot in %s", n, n == 1 ? "" : "s", path);

@@ -89,44 +89,52 @@ static bool is_builtin(struct kmod_module *km)
 	return kmod_module_get_initstate(km) == KMOD_MODULE_BUILTIN;
 }
 
-static bool has_word(const char *list, const char *word)
+/*
+ * libkmod's options for a module are modprobe.d's, then those it read in
+ * /proc/cmdline: how long the first part is. Should the end not be what
+ * our reading of /proc/cmdline gives (an option named by an alias), all
+ * of it is kept.
+ */
+size_t mp_plan_config_len(const struct mp_ctx *ctx, const char *base, const char *name)
 {
-	size_t n = strlen(word);
-	const char *p = list;
+	const struct mp_cmdline *k = mp_ctx_kcmdline(ctx);
+	size_t all = base ? strlen(base) : 0, len = all;
+	int i;
 
-	while ((p = strstr(p, word)) != NULL) {
-		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
-			return true;
-		p += n;
+	for (i = k->noptions; i-- > 0;) {
+		const char *param = k->options[i].param;
+		size_t n = strlen(param);
+
+		if (strcmp(k->options[i].module, name) != 0)
+			continue;
+		if (n > len || memcmp(base + len - n, param, n) != 0 ||
+		    (n < len && base[len - n - 1] != ' '))
+			return all;
+		len -= n < len ? n + 1 : n;
 	}
-	return false;
+	return len;
 }
 
 /*
- * libkmod merges options from modprobe.d and /proc/cmdline. When we were
- * pointed at another command line (tests, chroots), its options are ours
- * to add.
+ * A module's options as modprobe passes them: modprobe.d's, then the
+ * kernel command line's. Those libkmod read in /proc/cmdline (MERGED)
+ * make way for ours, read with the same rules from the file we were
+ * given (a copy of /proc/cmdline in dracut and initramfs-tools, itself in
+ * mkinitcpio): the same options whichever it was, each once.
  */
 char *mp_plan_options(struct mp_ctx *ctx, const char *base, const char *name, bool merged)
 {
 	const struct mp_cmdline *cl = mp_ctx_cmdline(ctx);
-	const char *from = mp_ctx_opts(ctx)->cmdline;
-	char *opts = base ? strdup(base) : NULL;
+	size_t len = merged ? mp_plan_config_len(ctx, base, name) : base ? strlen(base) : 0;
+	char *opts = len ? strndup(base, len) : NULL;
 	int i;
 
-	if (from == NULL || (merged && strcmp(from, "/proc/cmdline") == 0))
-		return opts;
 	for (i = 0; i < cl->noptions; i++) {
-		const char *param = cl->options[i].param;
 		char *more;
 
 		if (strcmp(cl->options[i].module, name) != 0)
 			continue;
-		/* a copy of /proc/cmdline (dracut's view of it) repeats what
-		 * libkmod already took from the real one */
-		if (opts && has_word(opts, param))
-			continue;
-		more = mp_strdup_printf("%s%s%s", opts ? opts : "", opts ? " " : "", param);
+		more = mp_strdup_printf("%s%s%s", opts ? opts : "", opts ? " " : "", cl->options[i].param);
 		free(opts);
 		opts = more;
 	}

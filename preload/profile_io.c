@@ -146,8 +146,32 @@ static int write_all(int fd, char **lines, int n, const char *kver)
 }
 
 /*
+ * What may be replaced by a profile: nothing at all, or a regular file
+ * that starts as a profile does. A file of someone else's (a report in
+ * /etc once meant /etc/profile), a symlink, a fifo or a device stays as
+ * it is: -EEXIST.
+ */
+static int replaceable(const char *path)
+{
+	static const char magic[] = "modpreload-profile ";
+	char head[sizeof(magic) - 1];
+	_cleanup_close_ int fd = mp_open_regular(path, O_RDONLY, 0);
+	ssize_t n;
+
+	if (fd == -ENOENT)
+		return 0;
+	if (fd < 0)
+		return fd == -EINVAL ? -EEXIST : fd;
+	n = read(fd, head, sizeof(head));
+	if (n != (ssize_t)sizeof(head) || memcmp(head, magic, sizeof(head)) != 0)
+		return -EEXIST;
+	return 0;
+}
+
+/*
  * Written beside path and renamed over it, as the report is: the next
- * boot's image builder copies a whole profile or none.
+ * boot's image builder copies a whole profile or none. Only over an
+ * older profile (replaceable()).
  */
 int mp_profile_io_write(struct mp_ctx *ctx, const char *path)
 {
@@ -155,7 +179,14 @@ int mp_profile_io_write(struct mp_ctx *ctx, const char *path)
 	char **lines = NULL;
 	int n = 0, fd, r, i;
 
-	r = collect(ctx, &lines, &n);
+	r = replaceable(path);
+	if (r == -EEXIST) {
+		mp_log(ctx, MP_LOG_WARNING, "%s: not a modpreload profile: left as it is, and this "
+		       "run's profile not written", path);
+		return r;
+	}
+	if (r == 0)
+		r = collect(ctx, &lines, &n);
 	if (r == 0 && snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
 		r = -ENAMETOOLONG;
 	/* /run/modpreload may not be there yet (dracut reports elsewhere) */
@@ -184,8 +215,10 @@ int mp_profile_io_write(struct mp_ctx *ctx, const char *path)
 }
 
 /*
- * Where this run's profile goes: opts.profile_out, or "profile" in the
- * report's directory when the report goes to a file. NULL: nowhere.
+ * Where this run's profile goes: opts.profile_out, or MP_PROFILE_RUN_PATH
+ * when the report went to a file in MP_RUN_DIR, the directory that is
+ * ours. A report elsewhere (-r /etc/x.json) is no reason to write beside
+ * it. NULL: nowhere.
  */
 const char *mp_profile_io_out(const struct mp_ctx *ctx, const char *report, char *buf,
 			      size_t size)
@@ -200,7 +233,8 @@ const char *mp_profile_io_out(const struct mp_ctx *ctx, const char *report, char
 	    lstat(report, &st) < 0 || !S_ISREG(st.st_mode))
 		return NULL;
 	snprintf(dir, sizeof(dir), "%s", report);
-	if (snprintf(buf, size, "%s/profile", dirname(dir)) >= (int)size)
+	if (strcmp(dirname(dir), MP_RUN_DIR) != 0)
 		return NULL;
+	snprintf(buf, size, "%s", MP_PROFILE_RUN_PATH);
 	return buf;
 }

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "internal.h"
 
@@ -96,14 +97,14 @@ static int cmp_basename(const void *a, const void *b)
  * their names across all directories, and a name in an earlier directory
  * hides the same name in a later one (/etc overrides /usr/lib).
  */
-static int request_dirs(struct mp_ctx *ctx, const char *root, const char *what)
+static int dir_files(const char *root, const char *what, char ***out, int *nout)
 {
 	static const char *const dirs[] = {
 		"/etc", "/run", "/usr/local/lib", "/usr/lib", "/lib",
 	};
 	_cleanup_(mp_strmap_freep) struct mp_strmap *seen = mp_strmap_new();
 	char **names = NULL;
-	int n = 0, cap = 0, r = 0, i;
+	int n = 0, cap = 0, r = 0;
 	size_t d;
 
 	if (seen == NULL)
@@ -139,9 +140,37 @@ static int request_dirs(struct mp_ctx *ctx, const char *root, const char *what)
 	}
 	if (r == 0 && n > 1)
 		qsort(names, (size_t)n, sizeof(char *), cmp_basename);
+	*out = names;
+	*nout = n;
+	return r;
+}
+
+static int request_dirs(struct mp_ctx *ctx, const char *root, const char *what)
+{
+	char **names = NULL;
+	int n = 0, i, r = dir_files(root, what, &names, &n);
+
 	for (i = 0; i < n; i++) {
 		if (r == 0)
 			r = mp_request_config_file(ctx, names[i]);
+		free(names[i]);
+	}
+	free(names);
+	return r;
+}
+
+/* The modpreload.d lists a run reads under ROOT, for the image builders:
+ * those a name hides, and masks (no regular file: a link to /dev/null),
+ * left out. */
+int mp_list_config_files(const char *root, FILE *f)
+{
+	char **names = NULL;
+	int n = 0, i, r = dir_files(root, "modpreload.d", &names, &n);
+	struct stat st;
+
+	for (i = 0; i < n; i++) {
+		if (r == 0 && stat(names[i], &st) == 0 && S_ISREG(st.st_mode))
+			fprintf(f, "%s\n", names[i]);
 		free(names[i]);
 	}
 	free(names);

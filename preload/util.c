@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -65,7 +66,9 @@ bool mp_name_is_safe(const char *name)
 {
 	const unsigned char *p;
 
-	if (name[0] == '\0' || name[0] == '.')
+	/* '-': an option slipped into a list of names (a hook's, the
+	 * command line's); no module's name starts so */
+	if (name[0] == '\0' || name[0] == '.' || name[0] == '-')
 		return false;
 	if (strchr(name, '/') != NULL || strstr(name, "..") != NULL)
 		return false;
@@ -112,6 +115,32 @@ void mp_escape(const char *in, size_t len, char *out, size_t outsz)
 	out[o] = '\0';
 }
 
+/*
+ * A log line as the console and /dev/kmsg get it: control bytes (ESC, BEL,
+ * a newline that would start a forged record) as \xNN, the rest as it is,
+ * so that a name mp_escape() already escaped is not escaped twice and
+ * UTF-8 stays readable. Cut to outsz.
+ */
+void mp_escape_ctl(const char *in, char *out, size_t outsz)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t o = 0;
+
+	for (; *in && o + 5 < outsz; in++) {
+		unsigned char c = (unsigned char)*in;
+
+		if (c >= ' ' && c != 0x7f) {
+			out[o++] = (char)c;
+			continue;
+		}
+		out[o++] = '\\';
+		out[o++] = 'x';
+		out[o++] = hex[c >> 4];
+		out[o++] = hex[c & 15];
+	}
+	out[o] = '\0';
+}
+
 /* Reads a whole small file (sysfs, procfs) into buf, NUL-terminated. */
 int mp_read_file(const char *path, char *buf, size_t size, size_t *len)
 {
@@ -137,6 +166,33 @@ int mp_write_full(int fd, const void *buf, size_t len)
 		len -= (size_t)n;
 	}
 	return 0;
+}
+
+/*
+ * A file we write into in place (the no-device blacklist) or read before
+ * replacing (the profile): a regular file or, with O_CREAT, a new one.
+ * Anything else at path is -EINVAL, told apart before open() (a fifo
+ * without a reader would say ENXIO, a symlink ELOOP) and again after it,
+ * by the file opened: never followed (O_NOFOLLOW), never waited on
+ * (O_NONBLOCK, cleared once it is known to be a regular file).
+ */
+int mp_open_regular(const char *path, int flags, unsigned mode)
+{
+	struct stat st;
+	int fd;
+
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return -EINVAL;
+	fd = open(path, flags | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, mode);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || fcntl(fd, F_SETFL, flags & O_APPEND) < 0) {
+		int r = S_ISREG(st.st_mode) ? -errno : -EINVAL;
+
+		close(fd);
+		return r;
+	}
+	return fd;
 }
 
 static int read_full(int fd, char *buf, size_t room, size_t *got)

@@ -16,10 +16,12 @@ char *mp_strdup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)
 int mp_normalize_name(const char *in, char *out, size_t outsz);
 bool mp_name_is_safe(const char *name);
 void mp_escape(const char *in, size_t len, char *out, size_t outsz);
+void mp_escape_ctl(const char *in, char *out, size_t outsz);
 int mp_read_file(const char *path, char *buf, size_t size, size_t *len);
 int mp_read_fileat(int dirfd, const char *path, char *buf, size_t size, size_t *len);
 int mp_read_file_alloc(const char *path, size_t max, char **out, size_t *len);
 int mp_write_full(int fd, const void *buf, size_t len);
+int mp_open_regular(const char *path, int flags, unsigned mode);
 int mp_append(void *arrayp, int *n, int *cap, size_t elemsz);
 
 #endif

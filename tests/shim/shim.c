@@ -28,6 +28,9 @@
  *                  module is live, or gone (its init() failed).
  *   MP_SHIM_THREADS  N: the program's pthread_create() fails with EAGAIN
  *                  after N threads, to reach the scheduler's error path.
+ *   MP_SHIM_CMDLINE  file: what an open() of /proc/cmdline opens instead,
+ *                  the program's and libkmod's alike (libkmod takes module
+ *                  options from it).
  *   A name whose initstate reads "coming" is refused with EBUSY, one
  *   that is there otherwise with EEXIST.
  */
@@ -469,4 +472,40 @@ long syscall(long n, ...)
 		return fake_load(name, (const char *)a[2], "init");
 	}
 	return real_syscall6(n, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+
+/* /proc/cmdline, for the program and for libkmod: MP_SHIM_CMDLINE */
+static int open_as(const char *sym, const char *path, int flags, va_list ap)
+{
+	int (*real)(const char *, int, ...) = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, sym);
+	const char *fake = getenv("MP_SHIM_CMDLINE");
+	mode_t mode = 0;
+
+	if (flags & (O_CREAT | O_TMPFILE))
+		mode = va_arg(ap, mode_t);
+	if (fake && strcmp(path, "/proc/cmdline") == 0)
+		path = fake;
+	return real(path, flags, mode);
+}
+
+int open(const char *path, int flags, ...)
+{
+	va_list ap;
+	int fd;
+
+	va_start(ap, flags);
+	fd = open_as("open", path, flags, ap);
+	va_end(ap);
+	return fd;
+}
+
+int open64(const char *path, int flags, ...)
+{
+	va_list ap;
+	int fd;
+
+	va_start(ap, flags);
+	fd = open_as("open64", path, flags, ap);
+	va_end(ap);
+	return fd;
 }

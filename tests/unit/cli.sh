@@ -38,6 +38,7 @@ missing missing_file paths bad_index dry_run coldplug:sched no_device nodev modu
 cases="$cases missing_sibling config_big cmdline_long kmod_config shadow_gone"
 cases="$cases kstats_labels output report_tmp report_link report_rofs bombs_wait utf8"
 cases="$cases fifo_worse:sched pool:sched profile baked"
+cases="$cases small profile_where nodev_whole log_escaped dash_name cmdline_quotes list_config"
 
 # Every t_NAME of the topic files is in the list: one left out would never run.
 if [ -z "${MP_CASES:-}" ] && [ -z "$only" ]; then
@@ -66,7 +67,7 @@ for c in $cases; do
 	fi
 	"t_$name"
 	if [ $failed = 0 ] && ! grep -q -e 'ERROR: AddressSanitizer' -e 'runtime error' \
-		-e 'WARNING: ThreadSanitizer' "$t/err" 2>/dev/null; then
+		-e 'WARNING: ThreadSanitizer' -e 'ERROR: LeakSanitizer' "$t/err" 2>/dev/null; then
 		echo "PASS: $suite/$name"
 	else
 		echo "FAIL: $suite/$name"

@@ -74,4 +74,5 @@ fi
 
 MP_BIN=$b/asan/modpreload MP_SUITE=cli "$top/tests/unit/cli.sh"
 MP_BIN=$b/tsan/modpreload MP_SUITE=cli-tsan MP_ONLY=sched "$top/tests/unit/cli.sh"
+MP_SUITE=hooks "$top/tests/unit/hooks.sh"
 "$top/tests/unit/cache.sh"

@@ -50,12 +50,15 @@ build() {
 
 # --- the configuration the hook has to get right ------------------------------
 s=$work/sysroot
-mkdir -p "$s/etc/modpreload.d" "$s/usr/lib/modpreload.d"
+mkdir -p "$s/etc/modpreload.d" "$s/usr/lib/modpreload.d" "$s/usr/local/lib/modpreload.d" "$s/lib/modpreload.d"
 printf '# comment\n; comment\n\n  mpt_params  \nmpt-alias-only\n' >"$s/etc/modpreload.d/10-mpt.conf"
 printf 'mpt_fail\n' >"$s/usr/lib/modpreload.d/10-mpt.conf"
 printf 'mpt_sleep\n' >"$s/usr/lib/modpreload.d/20-sleep.conf"
 ln -s /dev/null "$s/etc/modpreload.d/30-masked.conf"
 printf 'mpt_hang\n' >"$s/usr/lib/modpreload.d/30-masked.conf"
+# every directory the binary reads (modpreload --list-config-files)
+printf 'mpt_sleep\n' >"$s/usr/local/lib/modpreload.d/50-local.conf"
+printf 'mpt_sleep\n' >"$s/lib/modpreload.d/60-lib.conf"
 
 # --- busybox image ----------------------------------------------------------
 build busybox "base modpreload udev" "ext4"
@@ -75,6 +78,8 @@ same /usr/lib/modpreload.d/20-sleep.conf "$s/usr/lib/modpreload.d/20-sleep.conf"
 hasnt /usr/lib/modpreload.d/10-mpt.conf
 hasnt /etc/modpreload.d/30-masked.conf
 hasnt /usr/lib/modpreload.d/30-masked.conf
+same /usr/local/lib/modpreload.d/50-local.conf "$s/usr/local/lib/modpreload.d/50-local.conf"
+same /lib/modpreload.d/60-lib.conf "$s/lib/modpreload.d/60-lib.conf"
 m=/usr/lib/modules/$KVER
 for f in extra/mpt_params.ko extra/mpt_aliased.ko extra/mpt_sleep.ko kernel/fs/ext4/ext4.ko; do
 	has "$m/$f"

@@ -70,3 +70,52 @@ same_plan() { # the requests, run with and without the plan
 	cmp -s "$t/p0" "$t/p1" || { diff "$t/p0" "$t/p1" | head -20 >&2; return 1; }
 }
 baked() { jq -r ".baked.$1" "$t/r.json"; }
+
+# run_bare ARGS: the binary on the tree, nothing live yet, no report unless
+# ARGS ask for one (tests/unit/cli/writers.sh)
+run_bare() {
+	rm -rf "${t:?}/sys/module" && mkdir "$t/sys/module"
+	LD_PRELOAD=$shim MP_SHIM_SYSFS=$t/sys MP_SHIM_LOG=$t/log MP_SHIM_RULES=$RULES \
+		"$bin" -d "$t/root" -S 1.0 --sysfs "$t/sys" --cmdline "$t/cmdline" \
+		--no-default-config -C "$t/root/etc/modprobe.d" \
+		"$@" >"$t/out" 2>"$t/err"
+	rc=$?
+}
+not() { ! "$@"; }
+
+# The no-device blacklist: whole lines or none. A CPU whose modalias
+# matches two drivers that find no device.
+nodev_setup() {
+	setup 'cpua alias=cpu:type:x86,ven*fam*mod*:feature:*0001*\ncpub alias=cpu:type:x86,ven*fam*mod*:feature:*0001*\n'
+	mkdir -p "$t/sys/devices/system/cpu/cpu0"
+	echo 'MODALIAS=cpu:type:x86,ven0000fam0006mod003F:feature:,0000,0001' \
+		>"$t/sys/devices/system/cpu/cpu0/uevent"
+	RULES=cpua:19:0,cpub:19:0
+	bl=$t/run/modprobe.d/nodev.conf
+	mkdir -p "$t/run/modprobe.d"
+}
+
+# Bytes from input reach the console escaped: a name, a list's path, a
+# usage error's argument with ESC and BEL in them.
+raw_ctl() { LC_ALL=C grep -q "$(printf '[\033\007]')" "$@"; }
+
+# Module options with quotes, as next_arg() and libkmod read them: each once,
+# modprobe.d's first, with the kernel's value, whether libkmod read them in
+# /proc/cmdline (mkinitcpio), or we in a copy of it (dracut, initramfs-tools)
+# or in another file (the test's). The shim shows libkmod the same
+# /proc/cmdline; a host's own would only add options for other modules.
+cmdline_quotes() { # $1: the file libkmod reads as /proc/cmdline
+	setup 'a opt=k=1\nb\n'
+	printf '%s\n' 'a.p=x,"y z" "a.q=b c" a.r="s t" a.k=2 a.s=u"v w" b.x' >"$t/cmdline"
+	cp "$t/cmdline" "$t/proc-cmdline"
+	[ "$1" = same ] || : >"$t/proc-cmdline"
+	MP_SHIM_CMDLINE=$t/proc-cmdline run_bare a b
+	check "$1: exit 0" eq "$rc" 0
+	check "$1: a's params, each once" eq "$(sed -n 's/.* start a 0 finit //p' "$t/log")" \
+		'k=1 p=x,"y z" q="b c" r="s t" k=2 s=u"v w"'
+	check "$1: b's" eq "$(sed -n 's/.* start b 0 finit //p' "$t/log")" 'x'
+	: >"$t/log"
+	MP_SHIM_CMDLINE=$t/cmdline run_bare --cmdline /proc/cmdline a
+	check "$1: from /proc/cmdline, the same" eq "$(sed -n 's/.* start a 0 finit //p' "$t/log")" \
+		'k=1 p=x,"y z" q="b c" r="s t" k=2 s=u"v w"'
+}

@@ -1,17 +1,17 @@
 #!/bin/sh
-# The profile: written beside the report, read back, ordering the loads.
+# The profile: written where asked, read back, ordering the loads.
 # Cases of tests/unit/cli.sh (t_NAME reports as cli/NAME), sourced by it
 # after cli/lib.sh: setup, run, check and the other helpers are there.
 # shellcheck disable=SC2034,SC2154 # RULES, OTHER: read by run; t, rc, bin...: set by cli.sh, lib.sh
 
-# The profile: written beside the report, read back, and it orders loads.
+# The profile: written where asked, read back, and it orders loads.
 # x and y are alike on disk; the profile says y is slow, so with one
 # worker y goes first. Bad profiles are warnings, never failures.
 t_profile() {
 	setup 'x\ny\nz x\n'
-	run z y
+	run --profile-out "$t/profile" z y
 	check "exit 0" eq "$rc" 0
-	check "written beside the report" eq "$(sed -n '1,2p' "$t/profile" | tr '\n' ' ')" "modpreload-profile 1 kernel 1.0 "
+	check "written where asked" eq "$(sed -n '1,2p' "$t/profile" | tr '\n' ' ')" "modpreload-profile 1 kernel 1.0 "
 	check "one line a load, by name" eq "$(sed -n '3,$p' "$t/profile" | cut -d' ' -f1 | tr '\n' ' ')" "x y z "
 	check "no profile used" eq "$(jq -r .profile.state "$t/r.json")" none
 	printf 'modpreload-profile 1\nkernel 1.0\nx 10\ny 500000\n' >"$work/p"
