@@ -13,9 +13,25 @@
 # Set in the environment or in dracut.conf.d (both are seen here):
 #   MODPRELOAD_BIN      the binary to install (default: /usr/sbin/modpreload,
 #                       /sbin/modpreload or /usr/local/sbin/modpreload)
-#   MODPRELOAD_CONFDIR  whose *.conf go to the image's /etc/modpreload.d
-#                       (default /etc/modpreload.d)
-# Both are paths on the build host, under --sysroot when one is given.
+#   MODPRELOAD_SYSROOT  the root whose modpreload.d lists go into the image
+#                       (default: dracut's --sysroot, else /)
+# MODPRELOAD_BIN is a path on the build host, under --sysroot when one is given.
+
+# _modpreload_lists BIN: the modpreload.d lists BIN would read on the root
+# the image is made from, into the image at the same paths.
+_modpreload_lists() {
+    local _root=${MODPRELOAD_SYSROOT:-${dracutsysrootdir-}} _f
+    _root=${_root%/}
+    while IFS= read -r _f; do
+        [[ -s $_f ]] || continue
+        if [[ ${MODPRELOAD_SYSROOT-} ]]; then
+            inst "$_f" "${_f#"$_root"}"
+        else
+            # dracut-install reads sources under --sysroot itself
+            inst "${_f#"$_root"}"
+        fi
+    done < <("${dracutsysrootdir-}$1" --list-config-files "${_root:-/}")
+}
 
 # The binary to install: MODPRELOAD_BIN, else where `make install` puts it
 # for the usual prefixes.
@@ -78,17 +94,11 @@ install() {
     # calls /usr/sbin/modpreload.
     inst_binary "$_bin" /usr/sbin/modpreload || return 1
 
-    # The lists it reads at boot, in modpreload(8)'s order of precedence.
-    # Not hostonly (-H) files: they say what to load wherever the image
-    # boots. /run/modpreload.d is made at runtime: nothing to copy.
-    _confdir=${MODPRELOAD_CONFDIR:-/etc/modpreload.d}
-    for _f in "${dracutsysrootdir-}$_confdir"/*.conf; do
-        [[ -f $_f ]] || continue
-        # dracut-install reads sources under the sysroot itself
-        inst "${_f#"${dracutsysrootdir-}"}" "/etc/modpreload.d/${_f##*/}"
-    done
-    inst_multiple -o "/usr/local/lib/modpreload.d/*.conf" \
-        "/usr/lib/modpreload.d/*.conf" "/lib/modpreload.d/*.conf"
+    # The lists it reads at boot, as the binary says (modpreload(8),
+    # --list-config-files: a name in an earlier directory hides the same name
+    # in a later one, a link to /dev/null masks it). Not hostonly (-H)
+    # files: they say what to load wherever the image boots.
+    _modpreload_lists "$_bin"
 
     # pre-udev: dracut's shell init sources it right before it starts udevd;
     # with systemd, dracut-pre-udev.service (Before=systemd-udevd.service)

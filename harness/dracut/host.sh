@@ -18,9 +18,10 @@
 #                            none); DRIVERS: dracut --drivers (default: what
 #                            --no-hostonly takes, plus $DEB_MPT);
 #                            DR_DRACUT_ARGS: more dracut arguments
-#   dr_conf_failing          prints a directory with a modpreload.d list
-#                            naming mpt_fail_child and mpt_hang_child
-#   dr_prepare_image NAME INIT PRELOAD [CONFDIR [DRIVERS]]
+#   dr_conf_failing          prints a root with modpreload.d lists naming
+#                            mpt_fail_child and mpt_hang_child
+#                            (deb_sysroot_failing)
+#   dr_prepare_image NAME INIT PRELOAD [SYSROOT [DRIVERS]]
 #                            deb_prepare and dr_image, or the case's FAIL
 #                            line and exit
 #
@@ -50,6 +51,8 @@ dr_image() {
 	systemd-explicit) _dr_mods="systemd systemd-initrd udev-rules base kernel-modules qemu rootfs-block" ;;
 	*) deb_log "dr_image: INIT is systemd, shell or systemd-explicit"; return 2 ;;
 	esac
+	# CONF: the root whose modpreload.d lists the image gets (default: one
+	# without any)
 	_dr_empty=$DEB_WORK/empty.d
 	mkdir -p "$_dr_empty"
 	# shellcheck disable=SC2086 # DR_DRACUT_ARGS: a list of dracut arguments
@@ -86,7 +89,7 @@ dr_image() {
 	ln -s "$top/dracut-module/90modpreload" "$_dr_base/modules.d/90modpreload"
 	_dr_t0=$(date +%s)
 	_dr_rc=0
-	dracutbasedir=$_dr_base MODPRELOAD_BIN=$DEB_BIN MODPRELOAD_CONFDIR=${_dr_conf:-$_dr_empty} \
+	dracutbasedir=$_dr_base MODPRELOAD_BIN=$DEB_BIN MODPRELOAD_SYSROOT=${_dr_conf:-$_dr_empty} \
 		dracut "$@" --force "$_dr_img.tmp" >"$DEB_WORK/logs/$_dr_name.dracut.log" 2>&1 || _dr_rc=$?
 	rm -rf "$_dr_base"
 	if [ "$_dr_rc" != 0 ]; then
@@ -100,10 +103,7 @@ dr_image() {
 }
 
 dr_conf_failing() {
-	mkdir -p "$DEB_WORK/conf-failing"
-	printf '# dracut-shell.sh: modules whose dependencies fail or hang\nmpt_fail_child\nmpt_hang_child\n' \
-		>"$DEB_WORK/conf-failing/50-mpt-failing.conf"
-	echo "$DEB_WORK/conf-failing"
+	deb_sysroot_failing "$DEB_WORK/conf-failing" dracut-shell.sh
 }
 
 dr_prepare_image() {

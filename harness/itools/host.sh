@@ -14,13 +14,15 @@
 #                            $DEB_WORK/img/NAME.img, rebuilt only when what
 #                            goes into it changed. PRELOAD: yes (MODPRELOAD=y
 #                            in a conf.d snippet) | no (the hook and script
-#                            installed but not asked for); LISTS: the
-#                            modpreload.d lists to bake in (default none)
+#                            installed but not asked for); LISTS: the root
+#                            whose modpreload.d lists to bake in (default
+#                            one without any)
 #   it_prepare_image NAME PRELOAD [LISTS]
 #                            deb_prepare and it_image, or the case's FAIL
 #                            line and exit
-#   it_lists_failing         prints a directory with a modpreload.d list
-#                            naming mpt_fail_child and mpt_hang_child
+#   it_lists_failing         prints a root with modpreload.d lists naming
+#                            mpt_fail_child and mpt_hang_child
+#                            (deb_sysroot_failing)
 #
 # mkinitramfs runs with a private configuration directory (-d): Debian's
 # initramfs.conf with MODULES=most (its default) and zstd -1, a conf.d
@@ -88,7 +90,7 @@ it_image() {
 	_it_empty=$DEB_WORK/empty.d
 	mkdir -p "$_it_empty"
 	# shellcheck disable=SC2016 # expanded by the namespace's shell
-	MODPRELOAD_BIN=$DEB_BIN MODPRELOAD_CONFDIR=${_it_lists:-$_it_empty} unshare -m sh -c '
+	MODPRELOAD_BIN=$DEB_BIN MODPRELOAD_SYSROOT=${_it_lists:-$_it_empty} unshare -m sh -c '
 		set -e
 		ns=$1 tree=$2 kver=$3 kdir=$4 cfg=$5 out=$6
 		mount -t tmpfs tmpfs "$ns"
@@ -120,8 +122,5 @@ it_prepare_image() {
 }
 
 it_lists_failing() {
-	mkdir -p "$DEB_WORK/lists-failing"
-	printf '# itools-fail.sh: modules whose dependencies fail or hang\nmpt_fail_child\n  mpt_hang_child  \n; done\n' \
-		>"$DEB_WORK/lists-failing/50-mpt-failing.conf"
-	echo "$DEB_WORK/lists-failing"
+	deb_sysroot_failing "$DEB_WORK/lists-failing" itools-fail.sh
 }

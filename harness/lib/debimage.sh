@@ -23,6 +23,8 @@
 #                            taken out) as a cache key
 #   deb_fresh FILE KEY       FILE is there and FILE.key is KEY
 #   deb_sum_dir DIR          the files of DIR by content, for cache keys
+#   deb_sysroot_failing DIR WHO   a root with modpreload.d lists (below)
+#   deb_check_lists LISTING WHO   an image holds them, masks honoured
 #   deb_udev_calls RESULT    finit_module calls made by udev's workers
 # Checks over RESULT, each failed one a reason (harness/lib/verdict.sh):
 #   deb_check_root RESULT    the boot reached the root's init
@@ -123,8 +125,37 @@ deb_fresh() {
 
 deb_sum_dir() {
 	if [ -n "$1" ] && [ -d "$1" ]; then
-		(cd "$1" && find . -type f | LC_ALL=C sort | xargs -r sha256sum)
+		(cd "$1" && find . \( -type f -o -type l \) -printf '%p %l\n' | LC_ALL=C sort &&
+			find . -type f | LC_ALL=C sort | xargs -r sha256sum)
 	fi
+}
+
+# deb_sysroot_failing DIR WHO: DIR made a root whose modpreload.d lists a
+# generator's hook puts into the image (MODPRELOAD_SYSROOT), as modpreload
+# reads them: /etc's list naming mpt_fail_child and mpt_hang_child, one in
+# /usr/local/lib and one in /lib (both found), and one in /usr/lib masked by
+# a link to /dev/null in /etc (never in the image). Prints DIR.
+deb_sysroot_failing() {
+	rm -rf "$1"
+	mkdir -p "$1/etc/modpreload.d" "$1/usr/local/lib/modpreload.d" "$1/usr/lib/modpreload.d" \
+		"$1/lib/modpreload.d"
+	printf '# %s: modules whose dependencies fail or hang\nmpt_fail_child\n  mpt_hang_child  \n; done\n' "$2" \
+		>"$1/etc/modpreload.d/50-mpt-failing.conf"
+	echo mpt_fail_child >"$1/usr/local/lib/modpreload.d/70-local.conf"
+	echo mpt_hang_child >"$1/lib/modpreload.d/80-lib.conf"
+	echo mpt_fail_child >"$1/usr/lib/modpreload.d/60-masked.conf"
+	ln -s /dev/null "$1/etc/modpreload.d/60-masked.conf"
+	echo "$1"
+}
+
+# deb_check_lists LISTING WHO: an image's file list (lsinitrd's, or find's)
+# holds the lists deb_sysroot_failing made, and not the masked one
+deb_check_lists() {
+	for _dcl in etc/modpreload.d/50-mpt-failing.conf usr/local/lib/modpreload.d/70-local.conf \
+		lib/modpreload.d/80-lib.conf; do
+		grep -q " \{0,1\}\.\{0,1\}/\{0,1\}$_dcl\$" "$1" || fail "$2: $_dcl is not in the image"
+	done
+	! grep -q '60-masked\.conf' "$1" || fail "$2: a list masked by a link to /dev/null is in the image"
 }
 
 deb_boot() {

@@ -53,10 +53,9 @@ for i in systemd shell-failing; do
 	grep -q ' usr/lib/dracut/hooks/pre-udev/05-modpreload-pre-udev.sh$' "$tmp/$i.list" ||
 		fail "$i: no pre-udev hook"
 done
-grep -q ' etc/modpreload.d/50-mpt-failing.conf$' "$tmp/shell-failing.list" ||
-	fail "shell-failing: MODPRELOAD_CONFDIR's list not installed"
+deb_check_lists "$tmp/shell-failing.list" shell-failing
 lsinitrd -f etc/modpreload.d/50-mpt-failing.conf "$DEB_WORK/img/shell-failing.img" 2>/dev/null |
-	cmp -s - "$conf/50-mpt-failing.conf" || fail "shell-failing: the list differs"
+	cmp -s - "$conf/etc/modpreload.d/50-mpt-failing.conf" || fail "shell-failing: the list differs"
 if grep -q 'etc/modpreload.d/' "$tmp/systemd.list"; then
 	fail "systemd: a modpreload.d list although none was given"
 fi

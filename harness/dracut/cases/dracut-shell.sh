@@ -3,7 +3,7 @@
 # dracut 059 without systemd (its shell init: PID 1 sources the pre-udev
 # hooks, then starts systemd-udevd), /bin/sh = dash, Debian's 6.1, 8 vCPUs,
 # a real ext4 root (harness/dracut/host.sh). The image carries a
-# modpreload.d list (installed by module-setup.sh from MODPRELOAD_CONFDIR)
+# modpreload.d list (installed by module-setup.sh from MODPRELOAD_SYSROOT)
 # naming mpt_fail_child, whose dependency's init() fails, and
 # mpt_hang_child, whose dependency's init() never returns; with
 # rd.modpreload.timeout=5 the hook must still return and the boot go on,

@@ -60,8 +60,10 @@ done
 for m in mpt_fail_child mpt_hang_child mpt_fail mpt_hang; do
 	[ -n "$(find "$tmp/failing/usr/lib/modules" -name "$m.ko")" ] || fail "failing: $m.ko not in the image"
 done
-cmp -s "$tmp/failing/etc/modpreload.d/50-mpt-failing.conf" "$lists/50-mpt-failing.conf" ||
+cmp -s "$tmp/failing/etc/modpreload.d/50-mpt-failing.conf" "$lists/etc/modpreload.d/50-mpt-failing.conf" ||
 	fail "failing: the modpreload.d list is not in the image"
+(cd "$tmp/failing" && find . -print) >"$tmp/failing.list"
+deb_check_lists "$tmp/failing.list" failing
 [ ! -e "$tmp/with/etc/modpreload.d" ] || fail "with: a modpreload.d list although none was given"
 left=$(cd "$tmp/without" && find . -name '*modpreload*' | tr '\n' ' ')
 [ -z "$left" ] || fail "without MODPRELOAD=y the image holds $left"
@@ -91,7 +93,8 @@ for st in 0 1 2 3 segv none; do
 		continue
 	fi
 	eq "options (modpreload: $st)" "$(cat "$root/run/stub.args" 2>/dev/null)" \
-		"--coldplug --kmsg --cmdline /run/modpreload/cmdline --nodev-blacklist /run/modprobe.d/modpreload-nodev.conf --report /run/modpreload/report.json mpt_drv mpt_drv2"
+		"--coldplug --kmsg --cmdline /run/modpreload/cmdline --nodev-blacklist /run/modprobe.d/modpreload-nodev.conf \
+--report /run/modpreload/report.json --profile-out /run/modpreload/profile -- mpt_drv mpt_drv2"
 	eq "command line (modpreload: $st)" "$(cat "$root/run/stub.cmdline" 2>/dev/null)" \
 		"console=ttyS0 root=/dev/vda mpt_params.value=7 modprobe.blacklist=a,b "
 	[ ! -e "$root/run/modpreload/cmdline" ] || fail "the command line file was left behind"
