@@ -2,8 +2,8 @@
 # shellcheck disable=SC2154 # top: set by the script that sources this
 # Host side of the booted-* VM case and bench/booted-storm.sh: the whole
 # boot, initramfs and booted system. A dracut 059 image with 90modpreload
-# (harness/dracut/host.sh's dr_image, systemd init: the one thing taken from
-# another family, with harness/lib/debimage.sh's setup) boots Debian's 6.1
+# (harness/lib/dracutimage.sh's dr_image, systemd init, with
+# harness/lib/debimage.sh's setup) boots Debian's 6.1
 # into a real Debian bookworm root with systemd 252 and udev, made from
 # Debian's packages by mmdebstrap (through the project's private apt
 # sources, cached as a tarball, harness/lib/debroot.sh), holding the kernel's full module tree, the
@@ -28,10 +28,10 @@
 #                       booted_loaded booted_failed udev_calls" on stdout
 # BT_MEM: guest RAM in MiB (default 2048; udevd's worker cap is RAM/128 MiB).
 # BT_MODPRELOAD_TIMEOUT: rd.modpreload.timeout= (default 900 s).
-# Needs mmdebstrap, e2fsprogs, systemctl, and what harness/dracut/host.sh needs.
+# Needs mmdebstrap, e2fsprogs, systemctl, and what harness/lib/dracutimage.sh needs.
 
-# shellcheck source=harness/dracut/host.sh
-. "$top/harness/dracut/host.sh"
+# shellcheck source=harness/lib/dracutimage.sh
+. "$top/harness/lib/dracutimage.sh"
 # shellcheck source=harness/lib/debroot.sh
 . "$top/harness/lib/debroot.sh"
 
