@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "init.h"
@@ -17,13 +18,16 @@
 
 #define LINE_MAX_ 1024
 
+/* What a line quotes of the command line (root=, init=, a name) reaches
+ * the console and the kernel log with its control bytes escaped. */
 static int format(char *line, const char *prefix, const char *fmt, va_list ap)
 {
+	char text[LINE_MAX_];
 	int n = snprintf(line, LINE_MAX_, "%s", prefix);
 
-	n += vsnprintf(line + n, (size_t)(LINE_MAX_ - n - 1), fmt, ap);
-	if (n > LINE_MAX_ - 2)
-		n = LINE_MAX_ - 2;
+	vsnprintf(text, sizeof(text), fmt, ap);
+	mp_escape_ctl(text, line + n, (size_t)(LINE_MAX_ - n - 1));
+	n += (int)strlen(line + n);
 	line[n++] = '\n';
 	return n;
 }

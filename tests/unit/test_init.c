@@ -508,6 +508,25 @@ static void init_check(void)
 	CHECK(init_exists(root, "/bin/sh") == -ENOENT);
 }
 
+/* log.c: control bytes from the command line go out escaped */
+static void log_escaped(void)
+{
+	struct init_log l = { .kmsg = -1, .console = -1, .max_prio = 7, .lib_max_prio = 7 };
+	char buf[256];
+	ssize_t n;
+	int fds[2];
+
+	CHECK(pipe(fds) == 0);
+	l.console = fds[1];
+	init_log(&l, 3, "root=%s not found", "UUID=\033[2Jx\a");
+	close(fds[1]);
+	n = read(fds[0], buf, sizeof(buf) - 1);
+	close(fds[0]);
+	CHECK(n > 0);
+	buf[n > 0 ? n : 0] = '\0';
+	CHECK_STR(buf, "init: root=UUID=\\x1b[2Jx\\x07 not found\n");
+}
+
 int main(int argc, char **argv)
 {
 	unitdir = argc > 1 ? argv[1] : NULL;
@@ -517,6 +536,7 @@ int main(int argc, char **argv)
 		perror("mkdtemp");
 		return 1;
 	}
+	RUN(log_escaped);
 	RUN(root_forms);
 	RUN(unescape);
 	RUN(defaults);
