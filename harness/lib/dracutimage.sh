@@ -1,7 +1,7 @@
 # shellcheck shell=sh
 # shellcheck disable=SC2154 # top, DEB_WORK: set by the script that sources this
 # An initramfs image made by Debian's real dracut (059) for Debian's 6.1
-# kernel, with or without dracut-module/90modpreload: what the dracut family
+# kernel, with or without dracut-module/50modpreload: what the dracut family
 # (harness/dracut/host.sh) boots to the small ext4 root and the booted
 # family (harness/booted/host.sh) boots into a whole Debian root. Source it
 # after setting $top, then set $DEB_WORK:
@@ -25,7 +25,7 @@
 # dracut runs with no host configuration (--conf /dev/null, an empty
 # --confdir), leaves the image uncompressed and its binaries unstripped
 # (--no-compress --nostrip: a build takes 15 s instead of 50 s to minutes
-# on a busy machine; what the kernel loads is the same), and finds 90modpreload through a private dracutbasedir: a
+# on a busy machine; what the kernel loads is the same), and finds 50modpreload through a private dracutbasedir: a
 # directory of links to /usr/lib/dracut's files and modules plus this tree's
 # module, made for the build and removed after. The host's /usr/lib/dracut
 # and /lib/modules are not touched: --kmoddir is all dracut 059 needs.
@@ -70,7 +70,7 @@ dr_image() {
 		else
 			dpkg-query -W dracut-core
 		fi
-		sha256sum "$DEB_BIN" "$top"/dracut-module/90modpreload/*
+		sha256sum "$DEB_BIN" "$top"/dracut-module/50modpreload/*
 		sha256sum "$DEB_TREE/modules.dep" "$DEB_TREE"/extra/*.ko
 		echo "conf:"
 		deb_sum_dir "$_dr_conf"
@@ -87,9 +87,12 @@ dr_image() {
 		[ "${_dr_f##*/}" = modules.d ] || ln -s "$_dr_f" "$_dr_base/"
 	done
 	for _dr_f in "$_dr_lib"/modules.d/*; do
-		[ "${_dr_f##*/}" = 90modpreload ] || ln -s "$_dr_f" "$_dr_base/modules.d/"
+		case ${_dr_f##*/} in
+		[0-9][0-9]modpreload) ;; # an installed copy: this tree's goes in
+		*) ln -s "$_dr_f" "$_dr_base/modules.d/" ;;
+		esac
 	done
-	ln -s "$top/dracut-module/90modpreload" "$_dr_base/modules.d/90modpreload"
+	ln -s "$top/dracut-module/50modpreload" "$_dr_base/modules.d/50modpreload"
 	_dr_t0=$(date +%s)
 	_dr_rc=0
 	dracutbasedir=$_dr_base MODPRELOAD_BIN=$DEB_BIN MODPRELOAD_SYSROOT=${_dr_conf:-$_dr_empty} \
