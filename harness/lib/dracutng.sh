@@ -119,10 +119,13 @@ mkdir -p "$src"
 tar -xf "$work/$orig" -C "$src" --strip-components=1
 (
 	cd "$src"
-	# the profile Debian's package has (configprofile=debian: its
-	# dracut.conf.d/01-debian.conf), systemd units where Debian keeps them
+	# the profile Debian's package has where the release has one
+	# (dracut.conf.d/debian/01-debian.conf: 108 and later), systemd units
+	# where Debian keeps them
+	profile=
+	[ ! -d dracut.conf.d/debian ] || profile=debian
 	./configure --prefix=/usr --sysconfdir=/etc --libdir=/usr/lib --disable-documentation \
-		--disable-dracut-cpio --systemdsystemunitdir=/usr/lib/systemd/system --configprofile=debian
+		--disable-dracut-cpio --systemdsystemunitdir=/usr/lib/systemd/system --configprofile="$profile"
 	make -j"${MP_JOBS:-$(nproc)}" all
 	make install DESTDIR="$root.new" DRACUT_FULL_VERSION="$upstream" DRACUT_MAIN_VERSION="$upstream"
 ) >"$work/build.log" 2>&1 || die "the build failed (see $work/build.log)"
