@@ -10,9 +10,10 @@
 # console's status lines), and it loads everything: one successful
 # finit_module per module, no EEXIST/EBUSY, udev's workers load nothing, the
 # report is in /run/initramfs. make check-full adds the same boot with
-# rd.modpreload=0 (udev's storm, for the figures) and trixie's dracut 106,
-# built the same way. One boot; about 1.5 minutes, plus ~15 s for the image
-# and seconds to build dracut-ng the first time.
+# rd.modpreload=0 (udev's storm, for the figures), trixie's dracut 106,
+# built the same way, and dracut-explicit's two image builds with each.
+# make check: one boot; about 1.5 minutes, plus ~15 s for the image and
+# seconds to build dracut-ng the first time.
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 # shellcheck source=harness/dracut/host.sh
@@ -83,10 +84,43 @@ for suite in $suites; do
 		"dracut $ngver: $(mpt_num finit_enter "$res") calls for $(mpt_num load_modules "$res") modules"
 done
 
+# make check-full: what dracut-explicit checks with 059, built (not booted)
+# with each dracut-ng: an explicit -m list with systemd but not
+# dracut-systemd gets dracut-systemd from modpreload's depends(), and with
+# -o dracut-systemd dracut refuses to build. depends() relies on dracut
+# checking systemd before modpreload (10systemd < 50modpreload from 108).
+[ "${MP_FULL:-0}" = 1 ] || exit 0
+for suite in $suites; do
+	case $suite in
+	sid) v= ;;
+	*) v=$suite- ;;
+	esac
+	# shellcheck disable=SC2046 # "VERSION DIR"
+	set -- $("$top/harness/lib/dracutng.sh" "$suite" 2>>"$DEB_WORK/setup.log")
+	[ -n "${2:-}" ] || continue
+	DR_DRACUT=$2
+	if dr_image "ng-$suite-explicit" systemd-explicit yes; then
+		lsinitrd "$DEB_WORK/img/ng-$suite-explicit.img" 2>/dev/null |
+			sed -n '/^dracut modules:$/,/^=/p' >"$DEB_WORK/logs/ng-$suite-explicit.modules"
+		grep -qx dracut-systemd "$DEB_WORK/logs/ng-$suite-explicit.modules" ||
+			fail "the explicit list's image has no dracut-systemd"
+	else
+		fail "dracut $1 could not build the explicit list's image"
+	fi
+	log=$DEB_WORK/logs/ng-$suite-omitted.dracut.log
+	rm -f "$log"
+	if DR_DRACUT_ARGS="-o dracut-systemd" dr_image "ng-$suite-omitted" systemd-explicit yes 2>/dev/null; then
+		fail "dracut $1 built an image with modpreload and systemd but without dracut-systemd"
+	fi
+	grep -q "modpreload.*dracut-systemd" "$log" ||
+		fail "dracut $1's log does not say that modpreload needs dracut-systemd"
+	verdict "$name/${v}explicit" "dracut $1: dracut-systemd pulled in, refused without it"
+done
+
 # The storm without modpreload, on sid's image: make check-full's. As in
 # dracut-systemd, systemd-udev-settle.service keeps the root from being
 # switched to before udev has loaded what the devices it made ask for.
-[ "${MP_FULL:-0}" = 1 ] && [ -n "${mods:-}" ] || exit 0
+[ -n "${mods:-}" ] || exit 0
 res=$DEB_WORK/logs/ng-sid-systemd-8-off.txt
 ng_boot "$res" "$DEB_WORK/img/ng-sid-systemd.img" \
 	"rd.modpreload=0 rd.systemd.wants=systemd-udev-settle.service"
