@@ -23,8 +23,8 @@
 # the suite, the .dsc's and the tarball's sha256 (from Sources), this
 # script, the compiler and libkmod; what Sources says is looked up at most
 # once a day (MP_DRACUT_NG_REFRESH=1: now). Without the network, the last
-# lookup is used. A cold build: download, configure, make, install (see
-# the README's dracut-ng section for the times measured here).
+# lookup is used. Cold (look-up, download, configure, make, install) it
+# took 5 s here on a busy 2-core host; from the cache a fraction of one.
 set -eu
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
