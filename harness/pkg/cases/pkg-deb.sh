@@ -45,8 +45,8 @@ verdict "$name/lintian" "$(lintian --show-overrides "$deb" 2>/dev/null | grep -c
 dpkg-deb -c "$deb" | awk '{ print $1, substr($6, 2) }' >"$tmp/files"
 for want in '-rwxr-xr-x /usr/sbin/modpreload' '-rwxr-xr-x /usr/sbin/modpreload-mkinitramfs' \
 	'-rwxr-xr-x /usr/lib/modpreload/init' '-rw-r--r-- /usr/share/man/man8/modpreload.8.gz' \
-	'-rwxr-xr-x /usr/lib/dracut/modules.d/90modpreload/module-setup.sh' \
-	'-rwxr-xr-x /usr/lib/dracut/modules.d/90modpreload/modpreload-pre-udev.sh' \
+	'-rwxr-xr-x /usr/lib/dracut/modules.d/50modpreload/module-setup.sh' \
+	'-rwxr-xr-x /usr/lib/dracut/modules.d/50modpreload/modpreload-pre-udev.sh' \
 	'-rwxr-xr-x /usr/share/initramfs-tools/hooks/modpreload' \
 	'-rwxr-xr-x /usr/share/initramfs-tools/scripts/init-top/modpreload' \
 	'-rw-r--r-- /usr/lib/initcpio/install/modpreload' '-rw-r--r-- /usr/lib/initcpio/hooks/modpreload' \
