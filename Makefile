@@ -38,7 +38,7 @@ STATIC_LDFLAGS := -static -Wl,--gc-sections -s -L$(B)/libs/lib
 STATIC_LIBS := -lkmod -lzstd -llzma -lz -lpthread
 
 # the library core: every stage of the pipeline
-CORE := util limits strmap cmdline confparse uevent index ctx request coldplug plan baked baked_io graph \
+CORE := util limits strmap cmdline confparse uevent index ctx request coldplug plan graph \
 	sched load initstate decompress dupcost sys kstats json outcome report profile profile_io nodev handover run
 CORE_SRC := $(CORE:%=preload/%.c)
 HDRS := $(wildcard preload/*.h)
@@ -154,8 +154,8 @@ soak: deps
 	bench/soak.sh -n $(N)
 
 # --- fuzzing (libFuzzer) ---
-FUZZERS := cmdline conf uevent kstats index profile baked
-FUZZ_SRC := $(addprefix preload/,util.c limits.c strmap.c cmdline.c confparse.c uevent.c kstats.c index.c profile.c baked.c)
+FUZZERS := cmdline conf uevent kstats index profile
+FUZZ_SRC := $(addprefix preload/,util.c limits.c strmap.c cmdline.c confparse.c uevent.c kstats.c index.c profile.c)
 FUZZ_SECONDS ?= 60
 # the index fuzzer hands what our check accepts to the host's libkmod
 FUZZ_LIBS_index := -lkmod

@@ -37,10 +37,6 @@ static const char usage[] =
 	"  -S, --kernel-version V   kernel version (default: the running one)\n"
 	"  -C, --modprobe-config P  modprobe.d file or directory to read instead of the\n"
 	"                           default ones (repeatable)\n"
-	"      --plan FILE          a plan baked at image build (default\n"
-	"                           /usr/lib/modpreload/plan if there; \"\": none)\n"
-	"      --bake-plan FILE     write the module tree's plan to FILE (at image\n"
-	"                           build) and load nothing\n"
 	"Loading:\n"
 	"  -j, --jobs N             loads at once (default: CPUs, at most %u)\n"
 	"      --waves              wait for each wave to finish before the next starts\n"
@@ -85,7 +81,7 @@ static const char usage[] =
 enum {
 	OPT_COLDPLUG = 256, OPT_NO_DEFAULT_CONFIG, OPT_CMDLINE, OPT_WAVES, OPT_SETTLE,
 	OPT_KMSG, OPT_NO_KSTATS, OPT_SYSFS, OPT_NO_FORK, OPT_ORDER, OPT_POOL, OPT_PROFILE,
-	OPT_PROFILE_OUT, OPT_MODULES_LOAD, OPT_NODEV, OPT_PLAN, OPT_BAKE, OPT_LIST_CONFIG,
+	OPT_PROFILE_OUT, OPT_MODULES_LOAD, OPT_NODEV, OPT_LIST_CONFIG,
 	OPT_HANDOVER, OPT_HOLD_DIR,
 };
 
@@ -105,8 +101,6 @@ static const struct option longopts[] = {
 	{ "order", required_argument, NULL, OPT_ORDER },
 	{ "pool", required_argument, NULL, OPT_POOL },
 	{ "profile", required_argument, NULL, OPT_PROFILE },
-	{ "plan", required_argument, NULL, OPT_PLAN },
-	{ "bake-plan", required_argument, NULL, OPT_BAKE },
 	{ "profile-out", required_argument, NULL, OPT_PROFILE_OUT },
 	{ "timeout", required_argument, NULL, 't' },
 	{ "settle-ms", required_argument, NULL, OPT_SETTLE },
@@ -304,13 +298,6 @@ int main(int argc, char **argv)
 		case OPT_PROFILE_OUT:
 			a.opts.profile_out = optarg;
 			break;
-		case OPT_PLAN:
-			a.opts.plan = optarg;
-			break;
-		case OPT_BAKE:
-			a.bake_path = optarg;
-			a.opts.plan = "";
-			break;
 		case 't':
 			if (parse_limit("timeout", MP_LIM_TIMEOUT_S, optarg, &v) != 0)
 				return MP_EXIT_USAGE;
@@ -364,10 +351,7 @@ int main(int argc, char **argv)
 	for (i = optind; i < argc; i++)
 		if (push(&names, &nnames, argv[i]) < 0)
 			return MP_EXIT_NOTHING;
-	if (a.bake_path && (nnames || nconfigs || a.opts.coldplug))
-		return bad_usage("%s", "--bake-plan bakes the whole tree: give no modules, --config or --coldplug");
-	if (a.bake_path == NULL && nnames == 0 && nconfigs == 0 && !a.opts.coldplug && a.default_configs == false &&
-	    !a.modules_load &&
+	if (nnames == 0 && nconfigs == 0 && !a.opts.coldplug && !a.default_configs && !a.modules_load &&
 	    a.opts.cmdline && a.opts.cmdline[0] == '\0')
 		return bad_usage("%s", "nothing to load: give modules, --config, --coldplug or a command line");
 

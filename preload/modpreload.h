@@ -54,8 +54,6 @@ struct mp_options {
 	} pool;
 	const char *profile;     /* NULL: MP_PROFILE_PATH if there; "": none */
 	const char *profile_out; /* NULL: "profile" beside the report; "": none */
-	const char *plan;        /* baked at image build; NULL: MP_BAKED_PATH if
-				    there; "": none (libkmod resolves all) */
 	bool dry_run;
 	bool coldplug;
 	bool kstats;             /* read /sys/kernel/debug/modules/stats */
@@ -74,7 +72,6 @@ struct mp_run_args {
 				       systemd-modules-load reads them */
 	const char *nodev_path;     /* append "blacklist NAME" there (nodev.c) */
 	const char *report_path;
-	const char *bake_path;      /* write the tree's plan there, load nothing */
 	bool fork_guard;            /* run in a child so a hung init() cannot hold us */
 	bool handover;              /* with fork_guard: return once only init()s
 				       run, a child finishing them (handover.c) */

@@ -267,7 +267,6 @@ int mp_report_json(struct mp_ctx *ctx, int fd)
 	json_waves(&j, p, t.nwaves);
 	json_critical(&j, p);
 	json_profile(&j, ctx);
-	mp_baked_io_json(ctx, &j);
 	mp_json_arr_begin(&j, "modules");
 	for (i = 0; i < p->nmods; i++)
 		json_module(&j, ctx, &p->mods[i]);

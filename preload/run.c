@@ -271,11 +271,6 @@ static int run_here(const struct mp_run_args *a, int status_fd)
 		mp_ctx_free(ctx);
 		return MP_EXIT_NOTHING;
 	}
-	if (a->bake_path) {
-		r = mp_baked_io_write(ctx, a->bake_path);
-		mp_ctx_free(ctx);
-		return r < 0 ? MP_EXIT_NOTHING : MP_EXIT_OK;
-	}
 	if (mp_ctx_cmdline(ctx)->disabled) {
 		mp_log(ctx, MP_LOG_NOTICE, "disabled by rd.modpreload=0 on the kernel command line");
 		mp_ctx_free(ctx);
