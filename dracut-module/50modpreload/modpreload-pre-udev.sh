@@ -20,8 +20,8 @@ elif [ ! -x /usr/sbin/modpreload ]; then
 else
     # modpreload reads the command line itself (rd.modpreload.*,
     # rd.driver.pre=, blacklists, module options). Hand it dracut's view of
-    # it, which adds /etc/cmdline.d to /proc/cmdline, so what is baked into
-    # the image counts as it does for every other dracut hook.
+    # it, which adds /etc/cmdline.d to /proc/cmdline, so what the image
+    # carries there counts as it does for every other dracut hook.
     _mp_dir=/run/initramfs
     mkdir -p "$_mp_dir"
     getcmdline >"$_mp_dir/modpreload.cmdline" 2>/dev/null
