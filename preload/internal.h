@@ -74,7 +74,9 @@ struct mp_result {
 	bool fatal;             /* nothing could be done: no index, no module dir */
 	uint64_t elapsed;       /* ns the schedule took */
 	struct mp_kstats *kstats_before, *kstats_after;
-	/* what duplicates would cost the kernel if each reached it (dupcost.c) */
+	/* what duplicates would cost the kernel if each reached it (dupcost.c),
+	 * when estimated (opts.estimate) */
+	bool estimated;
 	uint64_t dupcost_bytes, dupcost_dups;
 	/* the hand-over (handover.c): when the caller went on, ns since t0
 	 * (0: it waited for the end), and the devices whose "add" was replayed

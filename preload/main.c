@@ -67,6 +67,8 @@ static const char usage[] =
 	"                           (for /run/modprobe.d; modpreload.nodev=0 disables)\n"
 	"      --kmsg               log to /dev/kmsg instead of stderr\n"
 	"      --no-kstats          do not read /sys/kernel/debug/modules/stats\n"
+	"      --estimate           estimate what the duplicates would have cost the\n"
+	"                           kernel (the report's duplicate_cost; always with -n)\n"
 	"  -q, --quiet              errors only\n"
 	"  -v, --verbose            more (twice: debug)\n"
 	"      --sysfs DIR          sysfs to read (default /sys)\n"
@@ -82,7 +84,7 @@ enum {
 	OPT_COLDPLUG = 256, OPT_NO_DEFAULT_CONFIG, OPT_CMDLINE, OPT_WAVES, OPT_SETTLE,
 	OPT_KMSG, OPT_NO_KSTATS, OPT_SYSFS, OPT_NO_FORK, OPT_ORDER, OPT_POOL, OPT_PROFILE,
 	OPT_PROFILE_OUT, OPT_MODULES_LOAD, OPT_NODEV, OPT_LIST_CONFIG,
-	OPT_HANDOVER, OPT_HOLD_DIR,
+	OPT_HANDOVER, OPT_HOLD_DIR, OPT_ESTIMATE,
 };
 
 static const struct option longopts[] = {
@@ -108,6 +110,7 @@ static const struct option longopts[] = {
 	{ "report", required_argument, NULL, 'r' },
 	{ "kmsg", no_argument, NULL, OPT_KMSG },
 	{ "no-kstats", no_argument, NULL, OPT_NO_KSTATS },
+	{ "estimate", no_argument, NULL, OPT_ESTIMATE },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "sysfs", required_argument, NULL, OPT_SYSFS },
@@ -319,6 +322,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_NO_KSTATS:
 			a.opts.kstats = false;
+			break;
+		case OPT_ESTIMATE:
+			a.opts.estimate = true;
 			break;
 		case 'q':
 			lg.max_prio = MP_LOG_ERR;

@@ -57,6 +57,9 @@ struct mp_options {
 	bool dry_run;
 	bool coldplug;
 	bool kstats;             /* read /sys/kernel/debug/modules/stats */
+	bool estimate;           /* what the duplicates would cost the kernel
+				    (dupcost.c): each module asked for twice is
+				    opened again; always with dry_run */
 	bool grouped;            /* the summary says one line per kind of problem,
 				    not one per module: /dev/kmsg drops a writer's
 				    records past 10 in 5 s */

@@ -288,8 +288,10 @@ static int run_here(const struct mp_run_args *a, int status_fd)
 	r = gather(ctx, a);
 	if (r == 0)
 		r = schedule(&c);
-	if (r == 0)
-		(void)mp_dupcost_plan(ctx, &res->dupcost_bytes, &res->dupcost_dups);
+	/* the benchmark's and the demo's number, not the boot's: it opens
+	 * again every module asked for twice */
+	if (r == 0 && (a->opts.estimate || a->opts.dry_run))
+		res->estimated = mp_dupcost_plan(ctx, &res->dupcost_bytes, &res->dupcost_dups) == 0;
 	if (r < 0) {
 		mp_log(ctx, MP_LOG_ERR, "stopped: %s (%s)", strerror(-r), mp_errno_name(-r));
 		res->fatal = mp_ctx_plan(ctx)->nmods == 0;
