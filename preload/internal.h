@@ -175,7 +175,6 @@ struct mp_totals {
 };
 bool mp_outcome_no_device(const struct mp_plan *p, const struct mp_module *m);
 enum mp_problem mp_outcome_problem(const struct mp_plan *p, const struct mp_module *m);
-const char *mp_outcome_state_name(const struct mp_ctx *ctx, enum mp_state s);
 void mp_outcome_totals(const struct mp_ctx *ctx, struct mp_totals *t);
 int mp_outcome_exit_status(const struct mp_ctx *ctx, int run_err, int report_err);
 
@@ -212,7 +211,7 @@ int mp_graph_finish(struct mp_plan *p, int idx, int *ready, int *nready);
 int mp_graph_priorities(struct mp_plan *p, const struct mp_profile *prof);
 void mp_graph_free(struct mp_plan *p);
 bool mp_state_done(enum mp_state s);
-const char *mp_state_name(enum mp_state s);
+const char *mp_state_name(enum mp_state s, bool dry_run);
 bool mp_state_ok(enum mp_state s);
 
 /* load.c: one module, in a worker. The job holds copies of the pointers

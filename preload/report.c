@@ -87,7 +87,7 @@ static void json_module(struct mp_json *j, const struct mp_ctx *ctx, const struc
 	mp_json_str(j, "name", m->name);
 	mp_json_str(j, "path", m->path);
 	mp_json_u64(j, "wave", (uint64_t)m->wave);
-	mp_json_str(j, "state", mp_outcome_state_name(ctx, m->state));
+	mp_json_str(j, "state", mp_state_name(m->state, mp_ctx_opts(ctx)->dry_run));
 	if (m->err) {
 		mp_json_u64(j, "errno", (uint64_t)m->err);
 		mp_json_str(j, "error", mp_errno_name(m->err));
@@ -267,9 +267,9 @@ int mp_report_json(struct mp_ctx *ctx, int fd)
 	}
 	mp_json_obj_begin(&j, "counts");
 	for (i = MP_LOADED; i <= MP_HUNG; i++)
-		mp_json_u64(&j, mp_state_name(i), t.by_state[i]);
+		mp_json_u64(&j, mp_state_name(i, false), t.by_state[i]);
 	if (o->dry_run)
-		mp_json_u64(&j, "planned", t.by_state[MP_PENDING]);
+		mp_json_u64(&j, mp_state_name(MP_PENDING, true), t.by_state[MP_PENDING]);
 	mp_json_u64(&j, "no_device", t.no_device);
 	mp_json_obj_end(&j);
 	json_waves(&j, p, t.nwaves);

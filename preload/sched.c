@@ -307,7 +307,7 @@ static void log_result(struct mp_ctx *ctx, const struct mp_module *m)
 		mp_log(ctx, MP_LOG_INFO, "%s: %s: %s (%s)", m->name,
 		       m->how ? m->how : "open", mp_load_error(m->err), mp_errno_name(m->err));
 	else
-		mp_log(ctx, MP_LOG_DEBUG, "%s: %s in %.1f ms", m->name, mp_state_name(m->state),
+		mp_log(ctx, MP_LOG_DEBUG, "%s: %s in %.1f ms", m->name, mp_state_name(m->state, false),
 		       (double)(m->t_end - m->t_start) / 1e6);
 }
 
