@@ -65,7 +65,15 @@ int mp_profile_io_load(struct mp_ctx *ctx, struct mp_profile_use *use)
 	}
 	if (strcmp(p->kver, kver) != 0) {
 		use->state = "ignored";
-		mp_warn(ctx, "profile %s: made on kernel %s, not %s: ignored", path, p->kver, kver);
+		/* The image builders copy the booted system's last profile
+		 * whatever its kernel (this is the one place that judges it):
+		 * after a kernel upgrade the image holds the old kernel's until
+		 * it is built again, which is no news at every boot. */
+		if (opts->profile == NULL)
+			mp_log(ctx, MP_LOG_INFO, "profile %s: made on kernel %s, not %s: ignored", path,
+			       p->kver, kver);
+		else
+			mp_warn(ctx, "profile %s: made on kernel %s, not %s: ignored", path, p->kver, kver);
 		mp_profile_free(p);
 		return 0;
 	}

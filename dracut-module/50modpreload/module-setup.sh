@@ -120,15 +120,11 @@ install() {
 }
 
 # The booted system's last profile (modpreload(8), PROFILE), which orders
-# this image's loads by what they took: only one made on the image's
-# kernel, as another kernel's would be ignored at every boot with a
-# warning. MODPRELOAD_PROFILE: another file (the tests).
+# this image's loads by what they took. modpreload itself ignores one made
+# on another kernel than the image's. MODPRELOAD_PROFILE: another file (the
+# tests).
 _modpreload_profile() {
     local _p=${MODPRELOAD_PROFILE:-/var/lib/modpreload/profile}
     [[ -f ${dracutsysrootdir-}$_p ]] || return 0
-    if [[ $(sed -n 2p "${dracutsysrootdir-}$_p") != "kernel $kernel" ]]; then
-        dinfo "modpreload: $_p was made on another kernel than $kernel: not in the image"
-        return 0
-    fi
     inst_simple "$_p" /usr/lib/modpreload/profile
 }
