@@ -26,18 +26,18 @@ mkdir -p "$src" "$work" "$out/lib" "$out/include"
 exec 9>"$out/.lock"
 flock 9
 
+# Unpacked afresh for every build: make would take the objects of an
+# earlier build with other flags as up to date.
 fetch() { # package -> prints the unpacked directory
 	dir=$work/$1
-	if [ ! -d "$dir" ]; then
+	dsc=$(find "$src/" -maxdepth 1 -name "$1_*.dsc" | head -n 1)
+	if [ -z "$dsc" ]; then
+		(cd "$src" && "$top/scripts/apt.sh" apt-get -q source --download-only "$1/bookworm" >&2)
 		dsc=$(find "$src/" -maxdepth 1 -name "$1_*.dsc" | head -n 1)
-		if [ -z "$dsc" ]; then
-			(cd "$src" && "$top/scripts/apt.sh" apt-get -q source --download-only "$1/bookworm" >&2)
-			dsc=$(find "$src/" -maxdepth 1 -name "$1_*.dsc" | head -n 1)
-		fi
-		rm -rf "$dir.tmp"
-		dpkg-source --no-check -x "$dsc" "$dir.tmp" >&2
-		mv "$dir.tmp" "$dir"
 	fi
+	rm -rf "$dir" "$dir.tmp"
+	dpkg-source --no-check -x "$dsc" "$dir.tmp" >&2
+	mv "$dir.tmp" "$dir"
 	echo "$dir"
 }
 
