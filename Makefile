@@ -32,8 +32,11 @@ WARN := -Wall -Wextra -Wmissing-prototypes -Wshadow -Wno-unused-parameter
 # that a newer compiler's new warning never stops a distribution's build.
 TEST_WARN := -Werror
 CFLAGS_COMMON := -std=gnu11 $(WARN) -D_GNU_SOURCE -Ipreload
+# No unwind tables: nothing here unwinds (C, no thread cancellation), and
+# AArch64's GCC makes them even without -fasynchronous-unwind-tables: 24 KiB
+# of .eh_frame there, ours and the libraries' (scripts/build-libs.sh).
 STATIC_CFLAGS := $(CFLAGS_COMMON) -Os -ffunction-sections -fdata-sections \
-	-fno-asynchronous-unwind-tables -I$(B)/libs/include
+	-fno-asynchronous-unwind-tables -fno-unwind-tables -I$(B)/libs/include
 STATIC_LDFLAGS := -static -Wl,--gc-sections -s -L$(B)/libs/lib
 STATIC_LIBS := -lkmod -lzstd -llzma -lz -lpthread
 

@@ -16,7 +16,7 @@ cc=${MUSL_CC:-musl-gcc}
 cross=${MP_CROSS:-}
 # -I: musl-gcc sees only musl's headers; scripts/build-libs.sh links the
 # kernel UAPI headers (linux/, asm/) into OUTDIR/include.
-cflags="-Os -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables -fno-stack-protector -I$out/include"
+cflags="-Os -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables -fno-unwind-tables -fno-stack-protector -I$out/include"
 jobs=$(nproc 2>/dev/null || echo 2)
 
 [ -f "$out/lib/libblkid.a" ] && [ -f "$out/include/blkid/blkid.h" ] && exit 0

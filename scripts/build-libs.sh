@@ -17,7 +17,7 @@ work=${MP_SRC_WORK:-$src}
 cc=${MUSL_CC:-musl-gcc}
 cross=${MP_CROSS:-}
 ar=${cross:+$cross-}ar
-cflags="-Os -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables -fno-stack-protector"
+cflags="-Os -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables -fno-unwind-tables -fno-stack-protector"
 jobs=$(nproc 2>/dev/null || echo 2)
 
 mkdir -p "$src" "$work" "$out/lib" "$out/include"
