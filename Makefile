@@ -37,7 +37,11 @@ CFLAGS_COMMON := -std=gnu11 $(WARN) -D_GNU_SOURCE -Ipreload
 # of .eh_frame there, ours and the libraries' (scripts/build-libs.sh).
 STATIC_CFLAGS := $(CFLAGS_COMMON) -Os -ffunction-sections -fdata-sections \
 	-fno-asynchronous-unwind-tables -fno-unwind-tables -I$(B)/libs/include
-STATIC_LDFLAGS := -static -Wl,--gc-sections -s -L$(B)/libs/lib
+# No RELRO: in a static musl binary nothing applies it (no dynamic linker;
+# its page stays writable), yet the linker aligns its end to the largest page
+# size, which on AArch64 (64 KiB) padded the file by up to 64 KiB. The
+# segments keep that alignment in memory: 16 and 64 KiB page kernels run it.
+STATIC_LDFLAGS := -static -Wl,--gc-sections -Wl,-z,norelro -s -L$(B)/libs/lib
 STATIC_LIBS := -lkmod -lzstd -llzma -lz -lpthread
 
 # the library core: every stage of the pipeline
