@@ -91,9 +91,11 @@ fi
 
 if [ ! -f "$out/lib/libz.a" ]; then
 	d=$(fetch zlib)
-	# zlib's configure takes the cross tools from CHOST, not --host
+	# zlib's configure takes the cross tools from CHOST, not --host.
+	# DYNAMIC_CRC_TABLE: gzip's CRC tables made at the first use (once,
+	# with C11 atomics: workers decompress at once), not 8 KiB of the file.
 	(cd "$d" && if [ -n "$cross" ]; then export CHOST="$cross"; fi &&
-		CC=$cc CFLAGS="$cflags" ./configure --static >/dev/null &&
+		CC=$cc CFLAGS="$cflags -DDYNAMIC_CRC_TABLE" ./configure --static >/dev/null &&
 		make -s -j"$jobs" libz.a >/dev/null)
 	cp "$d/libz.a" "$out/lib/"
 	cp "$d/zlib.h" "$d/zconf.h" "$out/include/"
