@@ -20,7 +20,7 @@ stage_of() { # FILE: its stage
 		util | limits | strmap | json | sys | initstate) echo base ;;
 		cmdline | confparse | uevent | index | kstats | profile) echo parse ;;
 		ctx) echo context ;;
-		request | coldplug | plan | graph | profile_io | baked | baked_io) echo plan ;;
+		request | coldplug | plan | graph | profile_io) echo plan ;;
 		load | decompress | sched | handover) echo load ;;
 		outcome | dupcost | nodev | report) echo report ;;
 		run | main | analyze) echo run ;;
