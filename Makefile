@@ -31,7 +31,10 @@ WARN := -Wall -Wextra -Wmissing-prototypes -Wshadow -Wno-unused-parameter
 # The test builds treat a warning as an error; the shipped build does not, so
 # that a newer compiler's new warning never stops a distribution's build.
 TEST_WARN := -Werror
-CFLAGS_COMMON := -std=gnu11 $(WARN) -D_GNU_SOURCE -Ipreload
+# One version, in VERSION: the binaries (-D), the man pages, the Debian and RPM
+# packages and NEWS.md carry it, and lint fails when one of them disagrees.
+VERSION := $(shell cat VERSION)
+CFLAGS_COMMON := -std=gnu11 $(WARN) -D_GNU_SOURCE -Ipreload -DMP_VERSION='"$(VERSION)"'
 STATIC_CFLAGS := $(CFLAGS_COMMON) -Os -ffunction-sections -fdata-sections \
 	-fno-asynchronous-unwind-tables -I$(B)/libs/include
 STATIC_LDFLAGS := -static -Wl,--gc-sections -s -L$(B)/libs/lib
@@ -41,7 +44,7 @@ STATIC_LIBS := -lkmod -lzstd -llzma -lz -lpthread
 CORE := util limits strmap cmdline confparse uevent index ctx request coldplug plan baked baked_io graph \
 	sched load initstate decompress dupcost sys kstats json outcome report profile profile_io nodev handover run
 CORE_SRC := $(CORE:%=preload/%.c)
-HDRS := $(wildcard preload/*.h)
+HDRS := $(wildcard preload/*.h) VERSION
 
 .PHONY: all libs check check-full check-fast unit vmtest fuzz fuzz-smoke demo bench bench-scale install install-core clean distclean deps shellcheck soak
 

@@ -12,6 +12,7 @@ deb:
 rpm: all
 	rm -rf $(B)/rpm
 	rpmbuild -bb --define "_topdir $(CURDIR)/$(B)/rpm" --define "srcdir $(CURDIR)" \
+		--define "mp_version $(VERSION)" \
 		--define "_dbpath $(CURDIR)/$(B)/rpm/db" packaging/modpreload.spec >$(B)/rpm.log 2>&1 || \
 		{ tail -n 20 $(B)/rpm.log; exit 1; }
 	ls $(CURDIR)/$(B)/rpm/RPMS/*/modpreload-*.rpm
