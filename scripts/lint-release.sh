@@ -4,10 +4,11 @@
 #   lint/version   VERSION is what the binaries say (when built), the man
 #                  pages' .TH lines, the top entries of debian/changelog and
 #                  the RPM spec's %changelog, and NEWS.md's newest heading
+#   lint/man       every manual page renders without a warning (groff -ww)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
-mans="preload/modpreload.8"
+mans="preload/modpreload.8 init/modpreload-mkinitramfs.8"
 
 # --- one version -----------------------------------------------------------------
 v=$(cat VERSION)
@@ -36,3 +37,15 @@ else
 	echo "FAIL: lint/version: $why"
 fi
 
+# --- manual pages ----------------------------------------------------------------
+why=
+for m in $mans; do
+	w=$(LC_ALL=C.UTF-8 groff -ww -man -z "$m" 2>&1)
+	[ -z "$w" ] || add "$m: $(printf '%s' "$w" | head -n 3 | tr '\n' ' ')"
+	LC_ALL=C.UTF-8 MANWIDTH=80 man -l "$m" >/dev/null 2>&1 || add "man -l $m failed"
+done
+if [ -z "$why" ]; then
+	echo "PASS: lint/man ($(echo "$mans" | wc -w) pages, groff -ww)"
+else
+	echo "FAIL: lint/man: $why"
+fi

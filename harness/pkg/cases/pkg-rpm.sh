@@ -1,6 +1,6 @@
 #!/bin/sh
 # make rpm (packaging/modpreload.spec, rpmbuild -bb with Debian's rpm):
-#   files   rpm -qlp lists exactly the binary, the builder, the man page,
+#   files   rpm -qlp lists exactly the binary, the builder, the man pages,
 #           the dracut module, the /init, the booted system's
 #           units and their save-report script, README, NEWS and licence (no
 #           initramfs-tools or mkinitcpio file: not on RPM distributions);
@@ -35,6 +35,7 @@ cat >"$tmp/want" <<EOT
 /usr/share/doc/modpreload-$ver/README.md
 /usr/share/licenses/modpreload-$ver
 /usr/share/licenses/modpreload-$ver/copyright
+/usr/share/man/man8/modpreload-mkinitramfs.8
 /usr/share/man/man8/modpreload.8
 EOT
 rpm -qlp "$rpm" 2>/dev/null | LC_ALL=C sort >"$tmp/got"
