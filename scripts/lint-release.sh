@@ -5,6 +5,8 @@
 #                  pages' .TH lines, the top entries of debian/changelog and
 #                  the RPM spec's %changelog, and NEWS.md's newest heading
 #   lint/man       every manual page renders without a warning (groff -ww)
+#   lint/tables    the tables between <!-- BEGIN name --> and <!-- END name -->
+#                  markers are what scripts/tables.sh makes of bench/results
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
@@ -48,4 +50,11 @@ if [ -z "$why" ]; then
 	echo "PASS: lint/man ($(echo "$mans" | wc -w) pages, groff -ww)"
 else
 	echo "FAIL: lint/man: $why"
+fi
+
+# --- generated tables --------------------------------------------------------------
+if out=$(scripts/tables.sh --check 2>&1); then
+	echo "PASS: lint/tables ($out)"
+else
+	echo "FAIL: lint/tables: $(printf '%s' "$out" | tr '\n' ' ') (scripts/tables.sh rewrites them)"
 fi
