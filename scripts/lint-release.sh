@@ -7,6 +7,9 @@
 #   lint/man       every manual page renders without a warning (groff -ww)
 #   lint/tables    the tables between <!-- BEGIN name --> and <!-- END name -->
 #                  markers are what scripts/tables.sh makes of bench/results
+#   lint/readme    README.md: at most 250 lines and no dated measurement
+#   lint/links     every relative link in README.md, NEWS.md and docs/
+#                  names a file of the tree
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
@@ -57,4 +60,37 @@ if out=$(scripts/tables.sh --check 2>&1); then
 	echo "PASS: lint/tables ($out)"
 else
 	echo "FAIL: lint/tables: $(printf '%s' "$out" | tr '\n' ' ') (scripts/tables.sh rewrites them)"
+fi
+
+# --- the README ------------------------------------------------------------------
+why=
+n=$(wc -l <README.md)
+[ "$n" -le 250 ] || add "$n lines, over 250"
+if grep -Eq '20[0-9]{2}-[01][0-9]-[0-3][0-9]' README.md; then
+	add "a dated line: $(grep -Em 1 '20[0-9]{2}-[01][0-9]-[0-3][0-9]' README.md)"
+fi
+if [ -z "$why" ]; then
+	echo "PASS: lint/readme ($n lines, no dates)"
+else
+	echo "FAIL: lint/readme: $why"
+fi
+
+# --- links -----------------------------------------------------------------------
+why=
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
+for f in README.md NEWS.md docs/*.md docs/*/*.md; do
+	[ -f "$f" ] || continue
+	d=$(dirname "$f")
+	# ](target) and ](target#anchor), not http: nor mailto: nor #anchor alone
+	grep -o '](\([^)# ]*\)[^) ]*)' "$f" | sed 's/^](\([^)#]*\).*/\1/' | grep -v -e '^[a-z]*:' -e '^$' |
+		sort -u >"$tmp"
+	while IFS= read -r l; do
+		[ -e "$d/$l" ] || add "$f: $l"
+	done <"$tmp"
+done
+if [ -z "$why" ]; then
+	echo "PASS: lint/links (README.md, NEWS.md, docs/)"
+else
+	echo "FAIL: lint/links: no such file: $why"
 fi

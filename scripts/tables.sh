@@ -51,7 +51,8 @@ quote() {
 	shift
 	[ $# -gt 0 ] || { echo "(no results file has this table yet)"; return; }
 	for f in "$@"; do
-		table_in "$f" "$q"
+		# a link in the table is relative to its file: make it the document's
+		table_in "$f" "$q" | sed -E "s#\]\(([^):/\#][^):]*)\)#](${rel}${f%/*}/\1)#g"
 		echo
 		echo "From [$f]($rel$f)."
 		[ "$f" = "$(printf '%s\n' "$@" | tail -n 1)" ] || echo
@@ -70,9 +71,9 @@ storm_headline() {
 	done
 	f=$(printf '%s\n' "$best" | cut -f2)
 	[ -n "$f" ] || { echo "(no storm run with udev yet)"; return; }
-	d=${f%/runs.tsv}
-	awk -f bench/stats.awk "$f" | awk -F'\t' -v ver="$(sed -n 's/^modpreload=//p' "$d/meta.txt")" \
-		-v runs="$(sed -n 's/^runs=//p' "$d/meta.txt")" '
+	rd=${f%/runs.tsv}
+	awk -f bench/stats.awk "$f" | awk -F'\t' -v ver="$(sed -n 's/^modpreload=//p' "$rd/meta.txt")" \
+		-v runs="$(sed -n 's/^runs=//p' "$rd/meta.txt")" '
 		$1 == "storm" && $2 == "bookworm" && $3 == "-" {
 			v[$4, $5, $6] = $8
 			if ($4 == "udev" && $5 + 0 > n) n = $5 + 0
@@ -90,9 +91,9 @@ storm_headline() {
 			row("modules live afterwards", "proc_count", "%d")
 			printf "| first load to last module live | %.1f s | %.1f s |\n", g("udev", "bench.window_ms") / 1000,
 				g("dataflow", "bench.window_ms") / 1000
-			printf "\nMedians of %d boots each under QEMU/TCG (emulated CPUs on a 2-core host:\n", runs
-			printf "the times are long, the counts are what the kernel saw), %s; the run and\n", ver
-			printf "its file: [docs/benchmarks.md](docs/benchmarks.md#the-storm).\n"
+			printf "\nMedians of %d boots each under QEMU/TCG, emulated CPUs on a 2-core host:\n", runs
+			printf "the times are long, the counts are what the kernel saw. %s; the run\n", ver
+			printf "and its file: [docs/benchmarks.md](docs/benchmarks.md#the-storm).\n"
 		}'
 }
 
@@ -153,12 +154,12 @@ rewrite() {
 case ${1:-} in
 --check)
 	bad='' n=0
-	for d in $docs; do
-		[ -f "$d" ] || continue
-		n=$((n + $(grep -c '^<!-- BEGIN ' "$d" || :)))
-		new=$(rewrite "$d") || exit 2
-		if [ "$new" != "$(cat "$d")" ]; then
-			bad="$bad $d:$(printf '%s\n' "$new" | diff "$d" - | sed -n 's/^[<>] //p' | head -n 1 | cut -c1-60)"
+	for doc in $docs; do
+		[ -f "$doc" ] || continue
+		n=$((n + $(grep -c '^<!-- BEGIN ' "$doc" || :)))
+		new=$(rewrite "$doc") || exit 2
+		if [ "$new" != "$(cat "$doc")" ]; then
+			bad="$bad $doc:$(printf '%s\n' "$new" | diff "$doc" - | sed -n 's/^[<>] //p' | head -n 1 | cut -c1-60)"
 		fi
 	done
 	if [ -n "$bad" ]; then
@@ -168,9 +169,9 @@ case ${1:-} in
 	echo "$n tables as bench/results make them"
 	;;
 '')
-	for d in $docs; do
-		[ -f "$d" ] || continue
-		rewrite "$d" >"$d.tmp" && mv "$d.tmp" "$d"
+	for doc in $docs; do
+		[ -f "$doc" ] || continue
+		rewrite "$doc" >"$doc.tmp" && mv "$doc.tmp" "$doc"
 	done
 	;;
 -*) echo "usage: scripts/tables.sh [--check | NAME]" >&2; exit 2 ;;
