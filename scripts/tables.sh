@@ -92,8 +92,8 @@ storm_headline() {
 			printf "| first load to last module live | %.1f s | %.1f s |\n", g("udev", "bench.window_ms") / 1000,
 				g("dataflow", "bench.window_ms") / 1000
 			printf "\nMedians of %d boots each under QEMU/TCG, emulated CPUs on a 2-core host:\n", runs
-			printf "the times are long, the counts are what the kernel saw. %s; the run\n", ver
-			printf "and its file: [docs/benchmarks.md](docs/benchmarks.md#the-storm).\n"
+			printf "the times are long, the counts are what the kernel saw. Measured with\n"
+			printf "%s; the run and its file: [docs/benchmarks.md](docs/benchmarks.md#the-storm).\n", ver
 		}'
 }
 
