@@ -1,5 +1,6 @@
 # modpreload: one plain Makefile.
-#   make            the static musl binaries (build/modpreload, build/modpreload-init)
+#   make            the static musl binaries (build/modpreload, build/modpreload-init,
+#                   build/modpreload-analyze)
 #   make ARCH=arm64 the same, cross-built under build/arm64/ (also ARCH=armhf)
 #   make check      every test: the fast tier, then real kernels under QEMU
 #   make check-full make check with every VM case and variant (longer)
@@ -56,6 +57,7 @@ EXTRA_ALL :=
 EXTRA_INSTALL :=
 EXTRA_UNIT :=
 -include init/init.mk
+-include analyze/analyze.mk
 -include dracut-module/dracut.mk
 -include mkinitcpio-hook/mkinitcpio.mk
 -include initramfs-tools/initramfs-tools.mk

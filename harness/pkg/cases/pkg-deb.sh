@@ -44,7 +44,7 @@ verdict "$name/lintian" "$(lintian --show-overrides "$deb" 2>/dev/null | grep -c
 # --- files ----------------------------------------------------------------
 dpkg-deb -c "$deb" | awk '{ print $1, substr($6, 2) }' >"$tmp/files"
 for want in '-rwxr-xr-x /usr/sbin/modpreload' '-rwxr-xr-x /usr/sbin/modpreload-mkinitramfs' \
-	'-rwxr-xr-x /usr/lib/modpreload/init' \
+	'-rwxr-xr-x /usr/lib/modpreload/init' '-rwxr-xr-x /usr/lib/modpreload/analyze' \
 	'-rw-r--r-- /usr/share/man/man8/modpreload.8.gz' '-rw-r--r-- /usr/share/man/man8/modpreload-mkinitramfs.8.gz' \
 	'-rwxr-xr-x /usr/lib/dracut/modules.d/90modpreload/module-setup.sh' \
 	'-rwxr-xr-x /usr/lib/dracut/modules.d/90modpreload/modpreload-pre-udev.sh' \

@@ -1,7 +1,7 @@
 #!/bin/sh
 # make rpm (packaging/modpreload.spec, rpmbuild -bb with Debian's rpm):
 #   files   rpm -qlp lists exactly the binary, the builder, the man pages,
-#           the dracut module, the /init, the booted system's
+#           the dracut module, the /init, the analyzer, the booted system's
 #           units and their save-report script, README, NEWS and licence (no
 #           initramfs-tools or mkinitcpio file: not on RPM distributions);
 #           the binary is the tree's; no scriptlet rebuilds an image
@@ -24,6 +24,7 @@ cat >"$tmp/want" <<EOT
 /usr/lib/dracut/modules.d/90modpreload/modpreload-pre-udev.sh
 /usr/lib/dracut/modules.d/90modpreload/module-setup.sh
 /usr/lib/modpreload
+/usr/lib/modpreload/analyze
 /usr/lib/modpreload/init
 /usr/lib/modpreload/save-report
 /usr/lib/systemd/system/modpreload-coldplug.service
