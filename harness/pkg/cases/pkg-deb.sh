@@ -46,8 +46,8 @@ dpkg-deb -c "$deb" | awk '{ print $1, substr($6, 2) }' >"$tmp/files"
 for want in '-rwxr-xr-x /usr/sbin/modpreload' '-rwxr-xr-x /usr/sbin/modpreload-mkinitramfs' \
 	'-rwxr-xr-x /usr/lib/modpreload/init' '-rwxr-xr-x /usr/lib/modpreload/analyze' \
 	'-rw-r--r-- /usr/share/man/man8/modpreload.8.gz' '-rw-r--r-- /usr/share/man/man8/modpreload-mkinitramfs.8.gz' \
-	'-rwxr-xr-x /usr/lib/dracut/modules.d/90modpreload/module-setup.sh' \
-	'-rwxr-xr-x /usr/lib/dracut/modules.d/90modpreload/modpreload-pre-udev.sh' \
+	'-rwxr-xr-x /usr/lib/dracut/modules.d/50modpreload/module-setup.sh' \
+	'-rwxr-xr-x /usr/lib/dracut/modules.d/50modpreload/modpreload-pre-udev.sh' \
 	'-rwxr-xr-x /usr/share/initramfs-tools/hooks/modpreload' \
 	'-rwxr-xr-x /usr/share/initramfs-tools/scripts/init-top/modpreload' \
 	'-rw-r--r-- /usr/lib/initcpio/install/modpreload' '-rw-r--r-- /usr/lib/initcpio/hooks/modpreload' \

@@ -20,9 +20,9 @@ if ! rpm=$(make -s -C "$top" rpm 2>"$tmp/make.err" | tail -n 1) || [ ! -f "$rpm"
 fi
 ver=$(cat "$top/VERSION")
 cat >"$tmp/want" <<EOT
-/usr/lib/dracut/modules.d/90modpreload
-/usr/lib/dracut/modules.d/90modpreload/modpreload-pre-udev.sh
-/usr/lib/dracut/modules.d/90modpreload/module-setup.sh
+/usr/lib/dracut/modules.d/50modpreload
+/usr/lib/dracut/modules.d/50modpreload/modpreload-pre-udev.sh
+/usr/lib/dracut/modules.d/50modpreload/module-setup.sh
 /usr/lib/modpreload
 /usr/lib/modpreload/analyze
 /usr/lib/modpreload/init
