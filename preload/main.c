@@ -15,6 +15,7 @@
 
 static const char usage[] =
 	"Usage: modpreload [OPTION]... [MODULE|ALIAS]...\n"
+	"       modpreload analyze [--svg FILE] [REPORT]   (modpreload analyze --help)\n"
 	"Load kernel modules and what they need, each exactly once, in parallel as\n"
 	"soon as their dependencies are live.\n"
 	"\n"
@@ -222,6 +223,35 @@ static void free_list(const char ***list)
 }
 #define _cleanup_list_ __attribute__((cleanup(free_list)))
 
+/*
+ * modpreload analyze: a program of its own (analyze/), so that the binary
+ * early boot runs does not carry it. It is beside this one in a build tree
+ * (build/modpreload-analyze) and in PREFIX/lib/modpreload when installed,
+ * as modpreload-mkinitramfs finds the /init.
+ */
+static int run_analyze(char **argv)
+{
+	static const char *const where[] = { "modpreload-analyze", "../lib/modpreload/analyze" };
+	char self[4096], path[4096 + 32];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	size_t i;
+
+	if (n <= 0) {
+		self[0] = '.';
+		n = 1;
+	}
+	self[n] = '\0';
+	if (strrchr(self, '/'))
+		*strrchr(self, '/') = '\0';
+	for (i = 0; i < sizeof(where) / sizeof(where[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", self, where[i]);
+		execv(path, argv);
+	}
+	fprintf(stderr, "modpreload: analyze: neither %s/%s nor %s/%s can run: %s\n", self, where[0], self,
+		where[1], strerror(errno));
+	return MP_EXIT_NOTHING;
+}
+
 int main(int argc, char **argv)
 {
 	struct mp_run_args a = {
@@ -235,6 +265,9 @@ int main(int argc, char **argv)
 	_cleanup_list_ const char **names = NULL;
 	int nconfigs = 0, nmpconf = 0, nnames = 0, c, i;
 	bool kmsg = getppid() == 1;
+
+	if (argc > 1 && strcmp(argv[1], "analyze") == 0)
+		return run_analyze(argv + 1);
 	unsigned v;
 
 	/* A reader that goes away (modpreload -n | head) makes write() fail

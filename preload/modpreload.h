@@ -15,7 +15,10 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#define MP_VERSION "0.1.0"
+/* The version is the VERSION file's, which the Makefile passes as -D. */
+#ifndef MP_VERSION
+#error "MP_VERSION is not defined: build with make, which reads it from VERSION"
+#endif
 
 enum mp_log_prio { MP_LOG_ERR = 3, MP_LOG_WARNING = 4, MP_LOG_NOTICE = 5,
 		   MP_LOG_INFO = 6, MP_LOG_DEBUG = 7 };

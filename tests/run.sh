@@ -94,6 +94,8 @@ lint() {
 			echo "FAIL: lint/size-arm64: build/arm64/modpreload is $size bytes, over 256 KiB"
 		fi
 	fi
+	# one version, the manual pages, the generated tables, the docs' links
+	scripts/lint-release.sh
 }
 
 vm() {
