@@ -153,10 +153,9 @@ struct mp_feed {
 	int fd;
 	int (*more)(void *data, bool rescan);
 	void *data;
-	/* Asked, once the plan is all in the kernel and only init()s run (all
-	 * coming), whether to let the caller go: 1 it was, and the feed is
-	 * closed from then on (udev owns new devices); 0 not now; -1 never in
-	 * this run. NULL: never. */
+	/* Asked, once the plan is whole and loads are left, whether to let the
+	 * caller go: 1 it was, and the feed is closed from then on (udev owns
+	 * new devices); 0 not now; -1 never in this run. NULL: never. */
 	int (*handover)(void *data);
 	void (*tick)(void *data); /* every turn after the hand-over; may be NULL */
 };

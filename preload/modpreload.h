@@ -79,8 +79,8 @@ struct mp_run_args {
 	const char *nodev_path;     /* append "blacklist NAME" there (nodev.c) */
 	const char *report_path;
 	bool fork_guard;            /* run in a child so a hung init() cannot hold us */
-	bool handover;              /* with fork_guard: return once only init()s
-				       run, a child finishing them (handover.c) */
+	bool handover;              /* with fork_guard: return once the plan is
+				       whole, a child loading the rest (handover.c) */
 	const char *hold_dir;       /* where held modules are blacklisted; NULL:
 				       MP_HOLD_DIR */
 	char *argv0;                /* made '@...' in an initrd: systemd spares it */

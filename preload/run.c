@@ -359,7 +359,7 @@ static int wait_child(const struct mp_run_args *a, int fd, pid_t pid, bool *noti
 	if (n == 1 && b == MP_STATUS_HANDOVER) {
 		/* systemd's unit is started now; its main process stays until
 		 * the end, as the unit's status should say. Anyone else goes. */
-		*notified = mp_notify_ready("handed over; init()s still running") > 0;
+		*notified = mp_notify_ready("handed over; loading the rest") > 0;
 		if (!*notified)
 			return MP_EXIT_OK;
 		n = read_status(fd, &b, deadline);
