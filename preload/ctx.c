@@ -22,7 +22,8 @@ struct mp_ctx {
 	struct mp_cmdline cmdline;
 	struct mp_cmdline kcmdline; /* /proc/cmdline, when cmdline is another file */
 	struct mp_plan plan;
-	struct mp_resolver *resolver;
+	struct mp_resolver *resolver;   /* the planner's (plan.c), which set it */
+	void (*resolver_free)(struct mp_resolver *);
 	struct mp_coldplug coldplug;
 	struct mp_result result;
 
@@ -517,18 +518,7 @@ int mp_ctx_new(const struct mp_options *opts, mp_log_fn log, void *log_data,
 	if (r < 0)
 		goto fatal;
 	snprintf(ctx->kmod_dir, sizeof(ctx->kmod_dir), "%s", ctx->env.moddir);
-	r = mp_plan_resolver_new(ctx->depbin, ctx->depbin_len, &ctx->resolver);
-	if (r < 0)
-		goto fail;
-	/* part of the env: every stage may read it, nobody changes it. Not
-	 * when rd.modpreload=0: that run loads nothing to order. */
-	if (!ctx->cmdline.disabled) {
-		r = mp_profile_io_load(ctx, &ctx->env.profile);
-		if (r < 0)
-			goto fail;
-	} else {
-		ctx->env.profile.state = "none";
-	}
+	ctx->env.profile.state = "none";
 	r = open_kmod(ctx);
 	if (r == -ENOMEM)
 		goto fail;
@@ -553,7 +543,8 @@ void mp_ctx_free(struct mp_ctx *ctx)
 {
 	if (ctx == NULL)
 		return;
-	mp_plan_resolver_free(ctx->resolver);
+	if (ctx->resolver)
+		ctx->resolver_free(ctx->resolver);
 	if (ctx->kmod)
 		kmod_unref(ctx->kmod);
 	remove_shadow(ctx);
@@ -601,6 +592,28 @@ const struct mp_cmdline *mp_ctx_kcmdline(const struct mp_ctx *ctx)
 	const char *f = ctx->opts.cmdline;
 
 	return f && strcmp(f, "/proc/cmdline") == 0 ? &ctx->cmdline : &ctx->kcmdline;
+}
+
+/* The planner's state, made by the planner (mp_plan_start()) and freed
+ * with the context: the context knows no more of it than how to free it. */
+void mp_ctx_set_resolver(struct mp_ctx *ctx, struct mp_resolver *r, void (*free_fn)(struct mp_resolver *))
+{
+	ctx->resolver = r;
+	ctx->resolver_free = free_fn;
+}
+
+/* The profile as the run uses it: the conductor loads it (profile_io.c);
+ * for every other stage it is part of the env, read-only. */
+struct mp_profile_use *mp_ctx_profile_use(struct mp_ctx *ctx)
+{
+	return &ctx->env.profile;
+}
+
+/* modules.dep.bin, mapped and checked (check_indexes()) */
+void mp_ctx_depbin(const struct mp_ctx *ctx, const void **buf, size_t *len)
+{
+	*buf = ctx->depbin;
+	*len = ctx->depbin_len;
 }
 
 struct mp_resolver *mp_ctx_resolver(struct mp_ctx *ctx)

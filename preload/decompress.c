@@ -217,14 +217,136 @@ static int ungzip(const void *in, size_t inlen, struct mp_sink *o, size_t *outle
 	return err;
 }
 
+/* --- the image's size, read from the compressed file's own header or
+ * trailer, without decoding it (for dupcost.c's estimate) --- */
+
+static int pread_all(int fd, void *buf, size_t n, off_t off)
+{
+	ssize_t r = pread(fd, buf, n, off);
+
+	if (r < 0)
+		return -errno;
+	return (size_t)r == n ? 0 : -EBADMSG;
+}
+
+/* An xz variable-length integer: 7 bits a byte, low first, at most 9. */
+static int xz_vli(const uint8_t *b, size_t n, size_t *pos, uint64_t *out)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < 9 && *pos < n; i++) {
+		uint8_t c = b[(*pos)++];
+
+		v |= (uint64_t)(c & 0x7f) << (7 * i);
+		if (!(c & 0x80)) {
+			*out = v;
+			return 0;
+		}
+	}
+	return -EBADMSG;
+}
+
+/*
+ * The stream footer (CRC32, backward size, flags, "YZ") says where the
+ * index is; the index lists every block's uncompressed size. The CRCs are
+ * not checked: a wrong size only makes a wrong estimate, and the kernel
+ * checks the file itself when it loads it.
+ */
+static int xz_image_size(int fd, off_t size, uint64_t *out)
+{
+	uint8_t foot[12];
+	_cleanup_free_ uint8_t *idx = NULL;
+	uint64_t nrec, unpadded, usize, sum = 0;
+	size_t back, pos = 1;
+	off_t end = size;
+	int r;
+
+	/* stream padding: zeros in units of four after the footer */
+	for (;;) {
+		uint8_t pad[4];
+
+		if (end < 24)
+			return -EBADMSG;
+		if ((r = pread_all(fd, pad, 4, end - 4)) < 0)
+			return r;
+		if (pad[0] | pad[1] | pad[2] | pad[3])
+			break;
+		end -= 4;
+	}
+	if ((r = pread_all(fd, foot, sizeof(foot), end - 12)) < 0)
+		return r;
+	if (foot[10] != 'Y' || foot[11] != 'Z')
+		return -EBADMSG;
+	back = ((size_t)foot[4] | (size_t)foot[5] << 8 | (size_t)foot[6] << 16 | (size_t)foot[7] << 24) + 1;
+	back *= 4;
+	if (back > (1u << 20) || (off_t)back > end - 24)
+		return -EBADMSG;
+	idx = malloc(back);
+	if (idx == NULL)
+		return -ENOMEM;
+	if ((r = pread_all(fd, idx, back, end - 12 - (off_t)back)) < 0)
+		return r;
+	if (idx[0] != 0 || xz_vli(idx, back, &pos, &nrec) < 0)
+		return -EBADMSG;
+	while (nrec-- > 0) {
+		if (xz_vli(idx, back, &pos, &unpadded) < 0 || xz_vli(idx, back, &pos, &usize) < 0)
+			return -EBADMSG;
+		sum += usize;
+	}
+	*out = sum;
+	return 0;
+}
+
+/* The decompressed size from a zstd frame header: written by a file's
+ * compressor, it says the content size (a pipe's does not: ENODATA). */
+static int zstd_size(int fd, off_t size, uint64_t *out)
+{
+	uint8_t b[18]; /* ZSTD_FRAMEHEADERSIZE_MAX: the largest frame header */
+	size_t len = size < (off_t)sizeof(b) ? (size_t)size : sizeof(b);
+	unsigned long long n;
+	int r;
+
+	if (len < 6)
+		return -EBADMSG;
+	if ((r = pread_all(fd, b, len, 0)) < 0)
+		return r;
+	n = ZSTD_getFrameContentSize(b, len);
+	if (n == ZSTD_CONTENTSIZE_ERROR)
+		return -EBADMSG;
+	if (n == ZSTD_CONTENTSIZE_UNKNOWN)
+		return -ENODATA; /* written through a pipe */
+	*out = n;
+	return 0;
+}
+
+static int xz_size(int fd, off_t size, uint64_t *out)
+{
+	return xz_image_size(fd, size, out);
+}
+
+/* gzip's ISIZE: the input's length modulo 2^32; modules are smaller */
+static int gzip_size(int fd, off_t size, uint64_t *out)
+{
+	uint8_t b[4];
+	int r;
+
+	if (size < 18)
+		return -EBADMSG;
+	if ((r = pread_all(fd, b, 4, size - 4)) < 0)
+		return r;
+	*out = (uint64_t)b[0] | (uint64_t)b[1] << 8 | (uint64_t)b[2] << 16 | (uint64_t)b[3] << 24;
+	return 0;
+}
+
 /* Every format a module file may come in: its suffix, its name as
  * /sys/module/compression says it, how load.c reports a file the kernel
  * cannot take itself, the decoder for that case, and how the image's size
  * is read without decoding (dupcost.c). */
 static const struct mp_format formats[] = {
-	{ ".zst", "zstd", "init (zstd in userspace)", unzstd, mp_dupcost_zstd_size },
-	{ ".xz", "xz", "init (xz in userspace)", unxz, mp_dupcost_xz_size },
-	{ ".gz", "gzip", "init (gzip in userspace)", ungzip, mp_dupcost_gzip_size },
+	{ ".zst", "zstd", "init (zstd in userspace)", unzstd, zstd_size },
+	{ ".xz", "xz", "init (xz in userspace)", unxz, xz_size },
+	{ ".gz", "gzip", "init (gzip in userspace)", ungzip, gzip_size },
 };
 
 /* The format of a module file, by its name; NULL: not compressed. */

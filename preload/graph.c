@@ -384,3 +384,17 @@ int mp_graph_priorities(struct mp_plan *p, const struct mp_profile *prof)
 	}
 	return 0;
 }
+
+/* Where a request came from, as the report names it. */
+static const char *const source_names[MP_SRC_MAX] = {
+	[MP_SRC_ARGUMENT] = "argument",
+	[MP_SRC_CONFIG] = "config",
+	[MP_SRC_CMDLINE] = "cmdline",
+	[MP_SRC_COLDPLUG] = "coldplug",
+	[MP_SRC_UEVENT] = "uevent",
+};
+
+const char *mp_source_name(enum mp_source s)
+{
+	return s < MP_SRC_MAX ? source_names[s] : "?";
+}

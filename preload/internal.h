@@ -87,8 +87,9 @@ struct mp_result {
 
 /* plan.c's own: libkmod and what it has resolved so far. */
 struct mp_resolver;
-int mp_plan_resolver_new(const void *depbin, size_t depbin_len, struct mp_resolver **out);
-void mp_plan_resolver_free(struct mp_resolver *r);
+/* The planner's state in the context, from its modules.dep.bin: before the
+ * first request. */
+int mp_plan_start(struct mp_ctx *ctx);
 
 /* --- context (ctx.c) --- */
 int mp_ctx_new(const struct mp_options *opts, mp_log_fn log, void *log_data,
@@ -101,6 +102,9 @@ const struct mp_cmdline *mp_ctx_cmdline(const struct mp_ctx *ctx);
 /* /proc/cmdline, where libkmod takes options from, parsed as ours is */
 const struct mp_cmdline *mp_ctx_kcmdline(const struct mp_ctx *ctx);
 struct mp_resolver *mp_ctx_resolver(struct mp_ctx *ctx);
+void mp_ctx_set_resolver(struct mp_ctx *ctx, struct mp_resolver *r, void (*free_fn)(struct mp_resolver *));
+struct mp_profile_use *mp_ctx_profile_use(struct mp_ctx *ctx);
+void mp_ctx_depbin(const struct mp_ctx *ctx, const void **buf, size_t *len);
 struct kmod_ctx *mp_ctx_kmod(struct mp_ctx *ctx);
 struct mp_coldplug *mp_ctx_coldplug(struct mp_ctx *ctx);
 struct mp_result *mp_ctx_result(const struct mp_ctx *ctx);
@@ -117,7 +121,6 @@ int mp_request_config_file(struct mp_ctx *ctx, const char *path);
 int mp_request_config_dirs(struct mp_ctx *ctx, const char *root);
 int mp_request_modules_load(struct mp_ctx *ctx, const char *root);
 int mp_request_cmdline(struct mp_ctx *ctx);
-const char *mp_request_source_name(enum mp_source s);
 
 /* --- coldplug (coldplug.c) --- */
 int mp_coldplug_scan(struct mp_ctx *ctx, enum mp_source src);
@@ -178,7 +181,6 @@ void mp_outcome_totals(const struct mp_ctx *ctx, struct mp_totals *t);
 int mp_outcome_exit_status(const struct mp_ctx *ctx, int run_err, int report_err);
 
 /* --- drivers that found no device for any CPU (nodev.c), from the outcome --- */
-bool mp_nodev_cpu_alias(const char *alias);
 int mp_nodev_write(struct mp_ctx *ctx, const char *path);
 int mp_nodev_append(const char *path, const char *lines, size_t len);
 
@@ -211,6 +213,7 @@ int mp_graph_priorities(struct mp_plan *p, const struct mp_profile *prof);
 void mp_graph_free(struct mp_plan *p);
 bool mp_state_done(enum mp_state s);
 const char *mp_state_name(enum mp_state s, bool dry_run);
+const char *mp_source_name(enum mp_source s);
 bool mp_state_ok(enum mp_state s);
 
 /* load.c: one module, in a worker. The job holds copies of the pointers
@@ -273,6 +276,7 @@ int mp_sys_init_module(const void *image, size_t len, const char *params);
 
 /* uevent.c */
 int mp_uevent_modalias(const char *buf, size_t len, char *out, size_t outsz);
+bool mp_uevent_cpu_alias(const char *alias); /* cpu:, acpi:LNXCPU:, acpi:ACPI0007: */
 int mp_uevent_action(const char *buf, size_t len, char *out, size_t outsz);
 int mp_uevent_devpath(const char *buf, size_t len, char *out, size_t outsz);
 int mp_uevent_listen(void);
@@ -310,9 +314,6 @@ struct mp_dupcost {
 	uint64_t bytes;  /* all of it, for one refused load */
 };
 int mp_dupcost_kernel(const char *kver);
-int mp_dupcost_zstd_size(int fd, off_t size, uint64_t *out);
-int mp_dupcost_xz_size(int fd, off_t size, uint64_t *out);
-int mp_dupcost_gzip_size(int fd, off_t size, uint64_t *out);
 int mp_dupcost_image_size(int fd, const struct mp_format *f, uint64_t *out);
 int mp_dupcost_layout(const void *image, size_t len, uint64_t *out);
 int mp_dupcost_file(int fd, const struct mp_format *f, int kernel, const char *kcomp,

@@ -53,7 +53,7 @@ struct mp_module {
 			       refuses (dupcost.c); 0: not asked twice */
 	unsigned requests; /* how many asked for it by its name or an alias of it */
 	unsigned requests_cpu; /* of requests, how many were a CPU's modalias
-				  (mp_nodev_cpu_alias) */
+				  (mp_uevent_cpu_alias) */
 	unsigned requests_with_dependents; /* and as a dependency of what they asked for */
 	unsigned sources;  /* 1 << enum mp_source, for every request that did */
 

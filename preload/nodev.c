@@ -39,12 +39,6 @@
 
 #include "internal.h"
 
-bool mp_nodev_cpu_alias(const char *alias)
-{
-	return strncmp(alias, "cpu:", 4) == 0 || strncmp(alias, "acpi:LNXCPU:", 12) == 0 ||
-	       strncmp(alias, "acpi:ACPI0007:", 14) == 0;
-}
-
 /* The outcome's rule decides "no device" (outcome.c); here only which
  * of those a CPU alone asked for. */
 static bool blacklistable(const struct mp_plan *p, const struct mp_module *m)

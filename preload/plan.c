@@ -53,21 +53,7 @@ static struct mp_strmap *softdep_names(struct kmod_ctx *kmod)
 	return names;
 }
 
-int mp_plan_resolver_new(const void *depbin, size_t depbin_len, struct mp_resolver **out)
-{
-	struct mp_resolver *r = calloc(1, sizeof(*r));
-
-	*out = r;
-	if (r == NULL)
-		return -ENOMEM;
-	r->depbin = depbin;
-	r->depbin_len = depbin_len;
-	r->byname = mp_strmap_new();
-	r->lookups = mp_strmap_new();
-	return r->byname && r->lookups ? 0 : -ENOMEM;
-}
-
-void mp_plan_resolver_free(struct mp_resolver *r)
+static void resolver_free(struct mp_resolver *r)
 {
 	int i;
 
@@ -81,6 +67,19 @@ void mp_plan_resolver_free(struct mp_resolver *r)
 		free(r->resolved[i].mods);
 	free(r->resolved);
 	free(r);
+}
+
+int mp_plan_start(struct mp_ctx *ctx)
+{
+	struct mp_resolver *r = calloc(1, sizeof(*r));
+
+	if (r == NULL)
+		return -ENOMEM;
+	mp_ctx_depbin(ctx, &r->depbin, &r->depbin_len);
+	r->byname = mp_strmap_new();
+	r->lookups = mp_strmap_new();
+	mp_ctx_set_resolver(ctx, r, resolver_free);
+	return r->byname && r->lookups ? 0 : -ENOMEM;
 }
 
 /* Answers from modules.builtin.bin, before /sys is looked at. */
@@ -549,7 +548,7 @@ int mp_plan_resolve(struct mp_ctx *ctx, const char *alias, enum mp_source src, b
 	kmod_list_foreach(l, list) {
 		struct kmod_module *km = kmod_module_get_module(l);
 		bool direct = strcmp(kmod_module_get_name(km), key) == 0;
-		const char *src_name = mp_request_source_name(src);
+		const char *src_name = mp_source_name(src);
 		struct why why = { "requested (", src_name, ")" };
 		int idx, *mods;
 
@@ -589,7 +588,7 @@ counted:
 	else if (lk->nmods == 0)
 		p->req_unmatched++;
 	/* a device's modalias, not a name someone wrote down */
-	count_request(ctx, lk, src, !explicit_name && mp_nodev_cpu_alias(key));
+	count_request(ctx, lk, src, !explicit_name && mp_uevent_cpu_alias(key));
 	r = 0;
 out:
 	kmod_module_unref_list(allowed);

@@ -17,7 +17,7 @@ static void json_requests(struct mp_json *j, const struct mp_plan *p)
 	mp_json_u64(j, "total", p->req_total);
 	mp_json_obj_begin(j, "by_source");
 	for (i = 0; i < MP_SRC_MAX; i++)
-		mp_json_u64(j, mp_request_source_name(i), p->req_by_source[i]);
+		mp_json_u64(j, mp_source_name(i), p->req_by_source[i]);
 	mp_json_obj_end(j);
 	mp_json_u64(j, "unmatched", p->req_unmatched);
 	mp_json_u64(j, "blacklisted", p->req_blacklisted);
@@ -471,7 +471,7 @@ void mp_report_summary(struct mp_ctx *ctx)
 	for (i = 0; i < MP_SRC_MAX; i++)
 		if (p->req_by_source[i] && len < sizeof(src))
 			len += (size_t)snprintf(src + len, sizeof(src) - len, "%s%s %u",
-						len ? ", " : "", mp_request_source_name(i), p->req_by_source[i]);
+						len ? ", " : "", mp_source_name(i), p->req_by_source[i]);
 	human_bytes(t.bytes_not_read, nr, sizeof(nr));
 	mp_log(ctx, MP_LOG_NOTICE, "%u requests (%s) for %d modules: %llu duplicates collapsed, %s not read",
 	       p->req_total, src[0] ? src : "none", p->nmods, (unsigned long long)t.dup, nr);

@@ -12,19 +12,6 @@
 /* far beyond any list of modules; a limit only so that -c /dev/zero ends */
 #define CONFIG_MAX (16u << 20)
 
-static const char *const source_names[MP_SRC_MAX] = {
-	[MP_SRC_ARGUMENT] = "argument",
-	[MP_SRC_CONFIG] = "config",
-	[MP_SRC_CMDLINE] = "cmdline",
-	[MP_SRC_COLDPLUG] = "coldplug",
-	[MP_SRC_UEVENT] = "uevent",
-};
-
-const char *mp_request_source_name(enum mp_source s)
-{
-	return s < MP_SRC_MAX ? source_names[s] : "?";
-}
-
 int mp_request(struct mp_ctx *ctx, const char *name, enum mp_source src)
 {
 	struct mp_plan *p = mp_ctx_plan(ctx);
@@ -41,7 +28,7 @@ int mp_request(struct mp_ctx *ctx, const char *name, enum mp_source src)
 	if (explicit_name && !mp_name_is_safe(name)) {
 		p->req_refused++;
 		mp_warn(ctx, "refusing to load \"%s\" (%s): not a module name", name,
-			mp_request_source_name(src));
+			mp_source_name(src));
 		return 0;
 	}
 	return mp_plan_resolve(ctx, name, src, explicit_name);

@@ -242,6 +242,17 @@ static int run_here(const struct mp_run_args *a, int status_fd)
 		mp_ctx_free(ctx);
 		return MP_EXIT_NOTHING;
 	}
+	/* The planner's state, and the last boot's load times, which every
+	 * stage then reads and none changes. Not the times when
+	 * rd.modpreload=0: that run loads nothing to order. */
+	r = mp_plan_start(ctx);
+	if (r == 0 && !mp_ctx_cmdline(ctx)->disabled)
+		r = mp_profile_io_load(ctx, mp_ctx_profile_use(ctx));
+	if (r < 0) {
+		mp_log(ctx, MP_LOG_ERR, "cannot start: %s", strerror(-r));
+		mp_ctx_free(ctx);
+		return MP_EXIT_NOTHING;
+	}
 	if (mp_ctx_cmdline(ctx)->disabled) {
 		mp_log(ctx, MP_LOG_NOTICE, "disabled by rd.modpreload=0 on the kernel command line");
 		mp_ctx_free(ctx);

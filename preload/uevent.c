@@ -77,3 +77,11 @@ int mp_uevent_listen(void)
 	}
 	return fd;
 }
+
+/* A CPU's modalias: cpu:..., and the ACPI processor objects' acpi:LNXCPU:
+ * and acpi:ACPI0007: (the no-device blacklist, nodev.c; plan.c counts them). */
+bool mp_uevent_cpu_alias(const char *alias)
+{
+	return strncmp(alias, "cpu:", 4) == 0 || strncmp(alias, "acpi:LNXCPU:", 12) == 0 ||
+	       strncmp(alias, "acpi:ACPI0007:", 14) == 0;
+}

@@ -2,8 +2,8 @@
 # The pipeline's arrows point one way: a source file of preload/ may call
 # only functions of its own stage or of the stages before it, and no two
 # files call each other, directly or round a circle. Reads the sources:
-# every mp_* function defined at the start of a line, every mp_*( called
-# elsewhere; the stage of a file is its folder under preload/ (or, in a
+# every mp_* function defined at the start of a line, every mp_* name of
+# one used elsewhere (called, or put in a table); the stage of a file is its folder under preload/ (or, in a
 # flat tree, the table below).
 #
 # Usage: scripts/layers.sh [SRCDIR]     (default preload; exit 1 on a violation)
@@ -11,19 +11,29 @@
 set -eu
 src=${1:-preload}
 
-# stage order, first to last; a folder's name is its stage
-stages="base parse context plan load report run"
+# stage order, first to last; a folder's name is its stage:
+#   base     helpers every stage uses (no state of the run)
+#   parse    readers of what comes from outside: command line, config,
+#            uevents, indexes, kernel stats, the profile's format
+#   model    the plan's graph and its states (model.h), without a context
+#   context  the run's options, environment and log (ctx.c)
+#   plan     requests and their resolution into the plan, the profile in use
+#   load     the scheduler, loading, the outcome of each module, hand-over
+#   report   the JSON report and summary, the no-device blacklist, costs
+#   run      the conductor and the programs
+stages="base parse model context plan load report run"
 stage_of() { # FILE: its stage
 	case $1 in
 	*/*/*.c) basename "$(dirname "$1")" ;;
 	*) case $(basename "$1" .c) in
 		util | limits | strmap | json | sys | initstate) echo base ;;
 		cmdline | confparse | uevent | index | kstats | profile) echo parse ;;
+		graph) echo model ;;
 		ctx) echo context ;;
-		request | coldplug | plan | graph | profile_io) echo plan ;;
-		load | decompress | sched | handover) echo load ;;
-		outcome | dupcost | nodev | report) echo report ;;
-		run | main | analyze) echo run ;;
+		request | coldplug | plan | profile_io) echo plan ;;
+		load | decompress | sched | outcome | handover) echo load ;;
+		dupcost | nodev | report) echo report ;;
+		run | main) echo run ;;
 		*) echo "?" ;;
 		esac ;;
 	esac
@@ -61,8 +71,9 @@ awk -v tabfile="$tab" '
 			def[d] = file
 			sub(/^[^(]*\(/, "", line)
 		}
-		while (match(line, /mp_[a-z0-9_]+\(/)) {
-			fn = substr(line, RSTART, RLENGTH - 1)
+		# a call, or a function named to be called later (a table of them)
+		while (match(line, /mp_[a-z0-9_]+/)) {
+			fn = substr(line, RSTART, RLENGTH)
 			calls[file, fn] = 1
 			line = substr(line, RSTART + RLENGTH)
 		}

@@ -69,6 +69,11 @@ lint() {
 	else
 		echo "FAIL: lint/style (scripts/style.sh lists the lines)"
 	fi
+	if scripts/layers.sh >&2; then
+		echo "PASS: lint/layers (preload's calls go down the pipeline, no circle: scripts/layers.sh)"
+	else
+		echo "FAIL: lint/layers (scripts/layers.sh names the arrows back and the circles)"
+	fi
 	# 252 KiB: 250,456 bytes when set (issue 23: no plan read at boot, no
 	# unwind tables, no RELRO, zlib's CRC tables made at run time), and one
 	# 4 KiB page of the file's layout to spare
