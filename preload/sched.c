@@ -75,9 +75,9 @@ struct sched {
 	int wave;                      /* --waves: the wave allowed to start */
 	struct mp_feed feed;           /* more work, from run.c */
 	bool handed_over;              /* the caller went on (feed.handover) */
-	uint64_t news_at;              /* when the plan last grew */
+	uint64_t started_at;           /* when the loop began */
 	uint64_t handover_next;        /* when to ask feed.handover again */
-	uint64_t rescan_at;            /* may_hand_over()'s last rescan */
+	bool rescanned;                /* may_hand_over()'s one rescan is done */
 	struct mp_budget budget;       /* memory for images decompressed here */
 };
 
@@ -664,37 +664,33 @@ static void wait_for_news(struct sched *s, uint64_t wait_ns)
 #define MP_HANDOVER_RETRY_NS (200u * 1000000u)
 
 /*
- * Whether the caller may go on now (docs/handover-design.md): the plan is
- * whole (the feed has been quiet for settle_ms and a last rescan brings
- * nothing) and loads are left, queued, running or waiting for others. The
- * boot then waits for none of them: held from udev, they load here as they
- * would have, in udev's workers, beside the boot. Waiting until only
- * init()s ran (the first version) kept udevd and sysinit.target waiting for
- * every load's read and relocation: at 32 vCPUs under TCG, minutes.
- * Called with the lock held; a rescan that brings work releases it and
- * says no.
+ * Whether the caller may go on now (docs/handover-design.md): settle_ms
+ * after the loop began, the devices present then and announced since are
+ * planned, and one more scan of sysfs catches those whose announcement was
+ * missed; loads are left (queued, running, waiting for others). The boot
+ * then waits for none of them: held from udev, they load here as they
+ * would have in udev's workers, beside the boot. Devices that appear after
+ * it are udev's. Two earlier rules were too late: "only init()s left"
+ * kept udevd and sysinit.target waiting for every load's read and
+ * relocation (minutes at 32 vCPUs under TCG), and "the feed quiet for
+ * settle_ms" for every device the loads themselves made. Called with the
+ * lock held.
  */
 static bool may_hand_over(struct sched *s, uint64_t now, int *r)
 {
 	uint64_t settle = (uint64_t)s->opts->settle_ms * 1000000u;
 
 	if (s->feed.handover == NULL || s->handed_over || now < s->handover_next || s->ndone > 0 ||
-	    (s->running == 0 && s->qlen == 0) || now - s->news_at < settle)
+	    (s->running == 0 && s->qlen == 0) || now - s->started_at < settle)
 		return false;
 	s->handover_next = now + MP_HANDOVER_RETRY_NS;
-	/* one rescan for each quiet spell: a refused hand-over asks again,
-	 * and a walk of sysfs on every ask would cost more than the loads */
-	if (s->feed.more && s->rescan_at <= s->news_at) {
-		s->rescan_at = now;
+	if (s->feed.more && !s->rescanned) {
+		s->rescanned = true;
 		*r = take_more(s, true);
-		if (*r != 0) {
-			s->news_at = now;
-			if (*r > 0)
-				*r = release_ready(s);
-			return false;
-		}
+		if (*r > 0)
+			*r = release_ready(s);
 	}
-	return true;
+	return *r >= 0;
 }
 
 static void hand_over(struct sched *s, uint64_t now, int *r)
@@ -722,7 +718,7 @@ static int loop(struct sched *s)
 	pthread_mutex_lock(&s->lock);
 	count_waiting(s->plan);
 	r = release_ready(s);
-	s->news_at = mp_now_ns();
+	s->started_at = mp_now_ns();
 	while (r == 0) {
 		enum next next = WAIT;
 		uint64_t wait_ns, now;
@@ -757,10 +753,8 @@ static int loop(struct sched *s)
 		}
 		if (s->feed.fd >= 0) {
 			r = take_more(s, false);
-			if (r > 0) {
+			if (r > 0)
 				quiet_since = 0;
-				s->news_at = now;
-			}
 			if (r >= 0)
 				r = release_ready(s);
 			if (r < 0)
@@ -773,8 +767,8 @@ static int loop(struct sched *s)
 		if (s->feed.handover && !s->handed_over && (s->running > 0 || s->qlen > 0)) {
 			uint64_t t = mp_now_ns(), at = s->handover_next;
 
-			if (s->news_at + (uint64_t)s->opts->settle_ms * 1000000u > at)
-				at = s->news_at + (uint64_t)s->opts->settle_ms * 1000000u;
+			if (s->started_at + (uint64_t)s->opts->settle_ms * 1000000u > at)
+				at = s->started_at + (uint64_t)s->opts->settle_ms * 1000000u;
 			wait_ns = at <= t ? 0 : at - t < wait_ns ? at - t : wait_ns;
 		}
 		if (idle(s))
