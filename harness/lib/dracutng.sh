@@ -8,6 +8,8 @@
 # Usage: harness/lib/dracutng.sh [SUITE]      (default: sid)
 #   prints "VERSION DIR": DIR holds usr/bin/dracut and usr/lib/dracut
 #   (dracutbasedir), as `make install DESTDIR=DIR` left them
+#   exit 2: the mirror could not be read and nothing is cached; 1: the
+#   build failed
 #
 # Only deb.debian.org (MP_DEBIAN_MIRROR), the way apt trusts it: the
 # suite's InRelease checked by gpgv against debian-archive-keyring, the
@@ -39,12 +41,15 @@ lookup=$cdir/lookup-$suite
 
 log() { printf 'dracutng.sh: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
+# the mirror gave nothing usable (no network, a mirror mid-sync): exit 2,
+# which the harness reports as a skip naming the cause, not as dracut's fault
+unreachable() { log "error: $*"; exit 2; }
 
 # get URL FILE [SHA256]: FILE from the mirror, checked when a sum is given
 get() {
 	rm -f "$2"
-	/usr/lib/apt/apt-helper -o APT::Sandbox::User=root download-file "$1" "$2" >/dev/null 2>&1 ||
-		{ log "could not fetch $1"; return 1; }
+	_err=$(/usr/lib/apt/apt-helper -o APT::Sandbox::User=root download-file "$1" "$2" 2>&1 >/dev/null) ||
+		{ log "could not fetch $1: $(printf '%s\n' "$_err" | tail -n 1)"; return 1; }
 	[ -z "${3:-}" ] || printf '%s  %s\n' "$3" "$2" | sha256sum -c --status ||
 		{ log "$1: sha256 is not $3"; rm -f "$2"; return 1; }
 }
@@ -85,7 +90,7 @@ if [ -n "${MP_DRACUT_NG_REFRESH:-}" ] || [ ! -s "$lookup" ] || [ -n "$(find "$lo
 		log "no fresh look-up of $suite's dracut: using the last one ($(field version))"
 		touch "$lookup"
 	else
-		die "could not find dracut in $suite's Sources on $mirror"
+		unreachable "could not find dracut in $suite's Sources on $mirror"
 	fi
 fi
 version=$(field version)
@@ -112,7 +117,7 @@ t0=$(date +%s)
 orig=$(field orig 3)
 log "building dracut $upstream ($orig, Debian $suite $version)"
 [ -f "$work/$orig" ] && printf '%s  %s\n' "$(field orig)" "$work/$orig" | sha256sum -c --status ||
-	get "$mirror/$(field dir)/$orig" "$work/$orig" "$(field orig)" || die "could not fetch $orig"
+	get "$mirror/$(field dir)/$orig" "$work/$orig" "$(field orig)" || unreachable "could not fetch $orig"
 src=$work/src
 rm -rf "$src" "$root.new"
 mkdir -p "$src"

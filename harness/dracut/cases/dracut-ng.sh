@@ -50,10 +50,18 @@ for suite in $suites; do
 	sid) v= ;;
 	*) v=$suite- ;;
 	esac
-	# shellcheck disable=SC2046 # "VERSION DIR"
-	set -- $("$top/harness/lib/dracutng.sh" "$suite" 2>>"$DEB_WORK/setup.log")
-	if [ -z "${2:-}" ]; then
-		echo "FAIL: vm/$name/${v}modpreload-8cpu: no dracut from $suite (see $DEB_WORK/setup.log)"
+	rc=0
+	out=$("$top/harness/lib/dracutng.sh" "$suite" 2>"$DEB_WORK/dracutng-$suite.log") || rc=$?
+	cat "$DEB_WORK/dracutng-$suite.log" >>"$DEB_WORK/setup.log"
+	# shellcheck disable=SC2086 # "VERSION DIR"
+	set -- $out
+	why=$(grep 'error:' "$DEB_WORK/dracutng-$suite.log" | tail -n 1 | sed 's/^dracutng.sh: error: //')
+	if [ "$rc" = 2 ]; then
+		# the network, not dracut or modpreload: said, and counted as a skip
+		echo "SKIP: vm/$name/${v}modpreload-8cpu: no dracut-ng source: $why"
+		continue
+	elif [ -z "${2:-}" ]; then
+		echo "FAIL: vm/$name/${v}modpreload-8cpu: no dracut from $suite: ${why:-exit $rc} (see $DEB_WORK/setup.log)"
 		continue
 	fi
 	ngver=$1

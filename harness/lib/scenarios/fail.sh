@@ -6,8 +6,8 @@
 # The image boots at 4 vCPUs with modules whose dependencies fail
 # (mpt_fail: ENODEV) or hang in init() (mpt_hang) asked for,
 # rd.modpreload.timeout=5: the initramfs's modpreload step returns, udevd
-# starts, the root's init runs, everything else is loaded once and udev's
-# workers load nothing (deb_check_failing with the report KEY).
+# starts, the root's init runs, everything else is loaded once, and what
+# coldplug asked for by modpreload (deb_check_failing with the report KEY).
 # rd.modpreload.jobs=1: never more than one of modpreload's finit_module
 # calls in the kernel, plus the hung one once given up on. ASK=mpt_params
 # (rd.driver.pre or rd.modpreload.modules) with mpt_params.value=7:
