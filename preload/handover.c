@@ -41,6 +41,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -74,10 +75,31 @@ bool mp_handover_device_alias(const char *a)
 }
 
 /*
+ * The alias index as text, "alias PATTERN NAME" lines: depmod's
+ * modules.alias, or where an image keeps only the binary indexes
+ * (mkinitcpio removes the text ones) libkmod's dump of modules.alias.bin,
+ * which is the same list.
+ */
+static int read_aliases(struct mp_ctx *ctx, const char *path, char **buf, size_t *len)
+{
+	_cleanup_close_ int mem = -1;
+	int r = mp_read_file_alloc(path, 64u << 20, buf, len);
+
+	if (r != -ENOENT)
+		return r;
+	mem = memfd_create("modpreload-aliases", MFD_CLOEXEC);
+	if (mem < 0)
+		return -ENOENT;
+	r = kmod_dump_index(mp_ctx_kmod(ctx), KMOD_INDEX_MODULES_ALIAS, mem);
+	if (r < 0 || lseek(mem, 0, SEEK_SET) < 0)
+		return -ENOENT;
+	return mp_read_fd_alloc(mem, 64u << 20, buf, len);
+}
+
+/*
  * Marks the modules not final yet that only device aliases lead to, from
- * modules.alias ("alias PATTERN NAME", depmod's text of the same index):
- * read once, at the first look, and only for those. Without the file,
- * none is (the run waits, as it did before).
+ * the alias index (read_aliases): read once, at the first look, and only
+ * for those. Without it, none is (the run waits, as it did before).
  */
 static void mark_holdable(struct mp_ctx *ctx)
 {
@@ -90,7 +112,7 @@ static void mark_holdable(struct mp_ctx *ctx)
 	int i, idx, r;
 
 	snprintf(path, sizeof(path), "%s/modules.alias", mp_ctx_env(ctx)->moddir);
-	r = want ? mp_read_file_alloc(path, 64u << 20, &buf, &len) : -ENOMEM;
+	r = want ? read_aliases(ctx, path, &buf, &len) : -ENOMEM;
 	for (i = 0; i < p->nmods; i++) {
 		struct mp_module *m = &p->mods[i];
 

@@ -282,12 +282,19 @@ int mp_read_fileat(int dirfd, const char *path, char *buf, size_t size, size_t *
 int mp_read_file_alloc(const char *path, size_t max, char **out, size_t *len)
 {
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	return mp_read_fd_alloc(fd, max, out, len);
+}
+
+/* What is left to read of fd, NUL-terminated, at most max bytes. */
+int mp_read_fd_alloc(int fd, size_t max, char **out, size_t *len)
+{
 	_cleanup_free_ char *buf = NULL;
 	size_t n = 0, size = 0, got;
 	int r = 0;
 
-	if (fd < 0)
-		return -errno;
 	while (r == 0) {
 		char *p = realloc(buf, size ? size * 2 : 65536);
 

@@ -20,6 +20,7 @@ void mp_escape_ctl(const char *in, char *out, size_t outsz);
 int mp_read_file(const char *path, char *buf, size_t size, size_t *len);
 int mp_read_fileat(int dirfd, const char *path, char *buf, size_t size, size_t *len);
 int mp_read_file_alloc(const char *path, size_t max, char **out, size_t *len);
+int mp_read_fd_alloc(int fd, size_t max, char **out, size_t *len);
 int mp_write_full(int fd, const void *buf, size_t len);
 int mp_open_regular(const char *path, int flags, unsigned mode);
 int mp_write_atomic(const char *path, const char *tmpl, unsigned mode,

@@ -139,3 +139,29 @@ t_handover_queued() {
 	check "each loaded once" eq "$(starts slow) $(starts user) $(starts quick)" "1 1 1"
 	check "the held files are gone" eq "$(held_files)" ""
 }
+
+# An image with only the binary indexes (mkinitcpio removes modules.alias
+# and the other text ones after its depmod): libkmod's dump of
+# modules.alias.bin tells the same, so the hand-over still happens, and a
+# kernel alias found there still keeps a module from being held.
+t_handover_binonly() {
+	handover_setup
+	rm "$t/root/lib/modules/1.0/modules.alias"
+	RULES=slow:0:2000
+	run_handover
+	check "exit 0 at the hand-over" eq "$rc" 0
+	check "slow still in init() then" eq "$(ended slow)" 0
+	check "slow held" [ -e "$held/modpreload-held-slow.conf" ]
+	check "the child reported" wait_report
+	check "slow loaded once" eq "$(starts slow)" 1
+
+	handover_setup
+	sed -i 's/^slow alias=/slow alias=fs-slowfs alias=/' "$t/spec"
+	printf '%b' "$(cat "$t/spec")" | "$top/tests/unit/mktree.sh" "$t/root" 1.0 >/dev/null
+	rm "$t/root/lib/modules/1.0/modules.alias"
+	RULES=slow:0:1000
+	run_handover
+	check "fs alias: slow ended first" eq "$(ended slow)" 1
+	wait_report
+	check "fs alias: slow never held" eq "$(jq '[.handover.held // [] | .[] | select(. == "slow")] | length' "$t/r.json")" 0
+}
