@@ -14,9 +14,10 @@
  * "blacklist NAME" file in /run/modprobe.d, which udev's lookups by alias
  * honour, made before the caller goes on (udevd starts after it and reads
  * it then) and removed at the end. A held module that failed had its
- * devices' events skipped by udev: their "add" is replayed once udevd
- * has seen the file go (it looks at most every 3 s), so that udev tries
- * it once, as it would have without us.
+ * devices' events skipped by udev: once udev's queue is empty (an event
+ * still queued must not find it unheld) the files go, and their "add" is
+ * replayed once udevd has seen that (it looks at most every 3 s), so that
+ * udev tries it once, as it would have without us.
  *
  * Held only if nothing but device aliases lead to it: a blacklisted
  * module that the kernel asks for (fs-xfs, crypto-sha256, char-major-*)
@@ -53,6 +54,8 @@
 #define HELD_PREFIX "modpreload-held-"
 /* udevd looks at its configuration again at most every 3 s (manager_reload) */
 #define MP_REPLAY_WAIT_MS 3100u
+/* how long a replay waits for udev's queue to empty, at most */
+#define MP_QUEUE_WAIT_MS 60000u
 
 static int procfd = -1;     /* /proc as it was at the hand-over */
 static struct stat root_st; /* our root then, which was PID 1's */
@@ -327,6 +330,32 @@ static void sleep_ms(unsigned ms)
 		;
 }
 
+/*
+ * udevd keeps "udev/queue" in its run directory (/run/udev/queue) while
+ * events wait; the hold directory is that run directory's modprobe.d
+ * (/run/modprobe.d). An event still queued when a hold goes would find
+ * the failed module unheld, and udev would try it, then again at the
+ * replay: so a replay first waits for the queue to empty (bounded).
+ */
+static void wait_udev_queue(struct mp_ctx *ctx, const char *dir)
+{
+	char path[PATH_MAX];
+	const char *slash = strrchr(dir, '/');
+	unsigned waited = 0;
+
+	if (slash == NULL || snprintf(path, sizeof(path), "%.*s/udev/queue", (int)(slash - dir), dir) >=
+				     (int)sizeof(path))
+		return;
+	while (access(path, F_OK) == 0 && waited < MP_QUEUE_WAIT_MS) {
+		if (waited == 0)
+			mp_log(ctx, MP_LOG_NOTICE, "waiting for udev's queue to empty (%s) before the replay", path);
+		sleep_ms(100);
+		waited += 100;
+	}
+	if (waited >= MP_QUEUE_WAIT_MS)
+		mp_warn(ctx, "%s still there after %u s: replaying all the same", path, MP_QUEUE_WAIT_MS / 1000);
+}
+
 void mp_handover_release(struct mp_ctx *ctx, const char *dir)
 {
 	struct mp_plan *p = mp_ctx_plan(ctx);
@@ -337,10 +366,6 @@ void mp_handover_release(struct mp_ctx *ctx, const char *dir)
 	if (mp_ctx_result(ctx)->handover_at == 0)
 		return;
 	mp_handover_rejoin(ctx);
-	unhold(ctx, dir);
-	/* the files going changed the directory; a blacklist appended to
-	 * meanwhile (nodev.c) did not, and udevd looks only at that */
-	(void)utimensat(AT_FDCWD, dir, NULL, 0);
 	for (i = 0; failed && i < p->nmods; i++) {
 		const struct mp_module *m = &p->mods[i];
 
@@ -351,6 +376,12 @@ void mp_handover_release(struct mp_ctx *ctx, const char *dir)
 		    !mp_outcome_no_device(p, m))
 			failed[rp.nfailed++] = m->name;
 	}
+	if (rp.nfailed > 0)
+		wait_udev_queue(ctx, dir);
+	unhold(ctx, dir);
+	/* the files going changed the directory; a blacklist appended to
+	 * meanwhile (nodev.c) did not, and udevd looks only at that */
+	(void)utimensat(AT_FDCWD, dir, NULL, 0);
 	if (rp.nfailed == 0 || (rp.k = mp_ctx_kmod(ctx)) == NULL)
 		return;
 	rp.failed = failed;

@@ -165,3 +165,25 @@ t_handover_binonly() {
 	wait_report
 	check "fs alias: slow never held" eq "$(jq '[.handover.held // [] | .[] | select(. == "slow")] | length' "$t/r.json")" 0
 }
+
+# udev still has events queued when slow fails (/run/udev/queue, beside
+# the hold directory's parent): slow stays held until the queue is empty,
+# so that udev does not try it from an old event and again at the replay.
+t_handover_queue() {
+	handover_setup
+	mkdir -p "$t/run/udev"
+	: >"$t/run/udev/queue"
+	RULES=slow:5:500
+	run_handover
+	check "exit 0 at the hand-over" eq "$rc" 0
+	sleep 1.5
+	check "slow failed by now" eq "$(ended slow)" 1
+	check "slow still held while udev has a queue" [ -e "$held/modpreload-held-slow.conf" ]
+	check "no add replayed yet" eq "$(head -c 3 "$t/sys/devices/pci0000:00/devA/uevent")" MOD
+	rm "$t/run/udev/queue"
+	check "the child reported" wait_report
+	check "the held files are gone" eq "$(held_files)" ""
+	check "slow's device: add replayed" eq "$(head -c 3 "$t/sys/devices/pci0000:00/devA/uevent")" add
+	check "report: 2 replayed" eq "$(jq .handover.replayed "$t/r.json")" 2
+	check "the log says it waited" grep -q "waiting for udev's queue to empty" "$t/err"
+}
