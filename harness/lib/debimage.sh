@@ -34,7 +34,8 @@
 #   deb_check_handed RESULT  modpreload loaded what coldplug asked for
 #                            before its hand-over (below)
 #   deb_check_preloaded RESULT [KEY]   modpreload did the loading (below)
-#   deb_check_with RESULT KEY          the three above: modpreload's boot
+#   deb_check_analyze RESULT `modpreload analyze` reads the boot's report
+#   deb_check_with RESULT KEY          the four above: modpreload's boot
 #   deb_check_without RESULT KEY MODS  udev's storm, no modpreload (below)
 #   deb_check_failing RESULT [KEY]     failing and hanging modules (below)
 #   deb_check_chain RESULT   the second-level coldplug chain (below)
@@ -237,12 +238,35 @@ deb_check_preloaded() {
 	deb_check_chain "$1"
 }
 
+# deb_check_analyze RESULT: the report the boot left (the root's "MPTJ:"
+# lines, saved as RESULT.json) is valid JSON and `modpreload analyze` reads
+# it: exit 0, nothing on stderr, its header counts the report's modules for
+# the report's kernel, and its critical chain is the report's.
+deb_check_analyze() {
+	_db_j=${1%.txt}.json
+	tr -d '\r' <"$1" | sed -n 's/^MPTJ: //p' >"$_db_j"
+	if ! jq -e .modules "$_db_j" >/dev/null 2>&1; then
+		fail "the report the root printed is not JSON with modules (see $_db_j)"
+		return
+	fi
+	_db_rc=0
+	"$top/build/modpreload-analyze" "$_db_j" >"$_db_j.txt" 2>"$_db_j.err" || _db_rc=$?
+	eq "modpreload analyze: exit" "$_db_rc" 0
+	eq "modpreload analyze: stderr" "$(head -c 200 "$_db_j.err")" ""
+	grep -q "^modpreload [^ ]* on $(jq -r .kernel "$_db_j"): $(jq '.modules | length' "$_db_j") modules" \
+		"$_db_j.txt" || fail "modpreload analyze: header is '$(head -n 1 "$_db_j.txt")'"
+	eq "modpreload analyze: the critical chain" \
+		"$(awk 'index($0, "Critical chain") == 1 { on = 1; next } on && /^$/ { exit } on { print $3 }' "$_db_j.txt" | tr '\n' ' ')" \
+		"$(jq -r '.critical_path.modules[]' "$_db_j" | tr '\n' ' ')"
+}
+
 # deb_check_with RESULT KEY: a boot with modpreload reached the root, every
-# module loaded once, and modpreload did it.
+# module loaded once, modpreload did it, and its report reads back.
 deb_check_with() {
 	deb_check_root "$1"
 	deb_check_once "$1"
 	deb_check_preloaded "$1" "$2"
+	deb_check_analyze "$1"
 }
 
 # deb_check_without RESULT KEY MODS: a boot without modpreload (its report

@@ -19,6 +19,7 @@
 #                                         and of the last one's return
 #   report.elapsed_ms                     modpreload's own figure (info only,
 #                                         from either report)
+# and the report itself ("MPTJ: " lines: deb_check_analyze).
 #   proc_count, proc_count.mpt_           /proc/modules
 #   proc.NAME, initstate.NAME             for the modules the cases ask about
 #   param.mpt_drv.probed ...              devices the second-level drivers bound
@@ -52,6 +53,13 @@ if [ -s /run/modpreload/report.json ]; then
 else
 	mpt_kv report_run absent
 fi
+# the report itself, one "MPTJ: " line each, for the host's analyzer
+for f in "$report" /run/modpreload/report.json; do
+	if [ -s "$f" ]; then
+		sed 's/^/MPTJ: /' "$f"
+		break
+	fi
+done
 
 mpt_trace_counts
 # Who called finit_module, and who loaded what: the task column is
