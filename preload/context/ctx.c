@@ -1,4 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Stage 4 of 8, context: what one run is given and finds, made once in one
+ * thread before any worker starts: the options resolved into the
+ * environment every later stage reads, the kernel command line, the module
+ * directory and libkmod over checked indexes, and the log. It may call
+ * base, parse and model; the stages after it get the part they need.
+ */
 /* The context: options, the module directory, libkmod, the kernel's
  * abilities, the command line. Made once, in one thread. */
 #include <dirent.h>

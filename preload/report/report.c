@@ -1,4 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Stage 7 of 8, report: what the outcome means for people and programs,
+ * after the loads: the summary and the JSON report (this file), the
+ * no-device blacklist (nodev.c), and, when asked, what the duplicates
+ * would have cost the kernel (dupcost.c). It may call every stage before
+ * it, base to load.
+ */
 /* What happened, for people (a few lines through the log) and for programs
  * (JSON). Both read the plan after the scheduler is done with it. */
 #include <errno.h>

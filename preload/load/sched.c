@@ -1,5 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
+ * Stage 6 of 8, load: the scheduler (this file) hands each ready module to
+ * a worker, which loads it (load.c, decompress.c); what the run came to is
+ * decided once (outcome.c), and the caller may be let go before the end
+ * (handover.c). It may call every stage before it, base to plan; more work
+ * comes from run only through the feed run.c hands it.
+ */
+/*
  * The scheduler: a bounded pool of workers over the plan's graph. A module
  * is handed to a worker as soon as everything it waits for is final
  * (dataflow), or, with --waves, when its whole wave may start.

@@ -1,5 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
+ * Stage 5 of 8, plan: requests (request.c from names, lists and the
+ * command line; coldplug.c from devices) resolved with libkmod into the
+ * plan (this file), and the last boot's profile in use (profile_io.c).
+ * One thread; it may call every stage before it, base to context.
+ */
+/*
  * Resolving requests into the plan, once, with libkmod: aliases, the full
  * dependency list from modules.dep.bin, softdeps, blacklists, options,
  * builtins and modules already live. Runs in one thread; libkmod is not
