@@ -53,9 +53,9 @@ STATIC_LIBS := -lkmod -lzstd -llzma -lz -lpthread
 CORE := base/util base/limits base/strmap base/json base/sys base/initstate \
 	parse/cmdline parse/confparse parse/uevent parse/index parse/kstats parse/profile \
 	model/graph \
-	context/ctx \
-	plan/request plan/coldplug plan/plan plan/profile_io \
-	load/sched load/load load/decompress load/outcome load/handover \
+	context/log context/env context/moddir context/ctx \
+	plan/request plan/coldplug plan/modopts plan/plan plan/profile_io \
+	load/sched load/pool load/load load/decompress load/outcome load/handover \
 	report/dupcost report/nodev report/report \
 	run/run
 CORE_SRC := $(CORE:%=preload/%.c)

@@ -108,8 +108,8 @@ void mp_ctx_depbin(const struct mp_ctx *ctx, const void **buf, size_t *len);
 struct kmod_ctx *mp_ctx_kmod(struct mp_ctx *ctx);
 struct mp_coldplug *mp_ctx_coldplug(struct mp_ctx *ctx);
 struct mp_result *mp_ctx_result(const struct mp_ctx *ctx);
-char *mp_ctx_real_path(const struct mp_ctx *ctx, const char *path);
-int mp_ctx_reopen_moddir(struct mp_ctx *ctx);
+char *mp_moddir_real_path(const struct mp_ctx *ctx, const char *path);
+int mp_moddir_reopen(struct mp_ctx *ctx);
 void mp_log(struct mp_ctx *ctx, int prio, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void mp_logv(struct mp_ctx *ctx, int prio, const char *fmt, va_list ap);
@@ -198,6 +198,9 @@ struct mp_lookup {
 /* plan.c: libkmod resolution into the graph, single-threaded */
 int mp_plan_resolve(struct mp_ctx *ctx, const char *alias, enum mp_source src, bool explicit_name);
 int mp_request(struct mp_ctx *ctx, const char *name_or_alias, enum mp_source src);
+/* modopts.c: modprobe.d's options for NAME (BASE, libkmod's, which ends
+ * with those it read in /proc/cmdline), then the command line's; NULL: none */
+char *mp_modopts_for(struct mp_ctx *ctx, const char *base, const char *name);
 
 struct mp_profile;
 
