@@ -42,7 +42,9 @@ static inline void mp_strmap_freep(struct mp_strmap **m) { mp_strmap_free(*m); }
  */
 
 /* What every stage, and every worker, may read; written only while the
- * context is made, before any worker starts. */
+ * context is made, before any worker starts. Each option the stages act
+ * on is resolved here once (env.c), its default and the kernel command
+ * line's value applied: no stage reads the options for them. */
 struct mp_env {
 	char moddir[PATH_MAX];
 	int moddir_fd;          /* O_PATH: modules are opened beneath it */
@@ -51,8 +53,13 @@ struct mp_env {
 	bool live_state;        /* sysfs describes the kernel we plan for */
 	char compression[16];   /* /sys/module/compression: in-kernel decompressor */
 	unsigned timeout_ms;    /* per module */
+	unsigned settle_ms;     /* coldplug: quiet time before a rescan */
 	int jobs;
 	bool adaptive;          /* the pool grows by the workers asleep in init() */
+	bool waves;             /* strict barriers instead of dataflow */
+	bool fifo;              /* ready modules in arrival order */
+	bool dry_run;           /* plan, load nothing */
+	bool grouped;           /* the summary: one line per kind of problem */
 	uint64_t t0;            /* CLOCK_MONOTONIC ns when the context was made */
 	uint64_t deadline;      /* when loading stops (opts.deadline_ms); 0: never */
 	/* the last boot's load times, as this run uses them (profile_io.c) */
@@ -96,6 +103,8 @@ int mp_ctx_new(const struct mp_options *opts, mp_log_fn log, void *log_data,
 	       struct mp_ctx **out);
 void mp_ctx_free(struct mp_ctx *ctx);
 struct mp_plan *mp_ctx_plan(const struct mp_ctx *ctx);
+/* the options as the caller gave them: the stages read the env instead,
+ * where each is resolved; only profile_io.c asks whether a path was given */
 const struct mp_options *mp_ctx_opts(const struct mp_ctx *ctx);
 const struct mp_env *mp_ctx_env(const struct mp_ctx *ctx);
 const struct mp_cmdline *mp_ctx_cmdline(const struct mp_ctx *ctx);

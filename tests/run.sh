@@ -112,6 +112,8 @@ lint() {
 	fi
 	# one version, the manual pages, the generated tables, the docs' links
 	scripts/lint-release.sh
+	# the options' table and the manual page name the same options
+	scripts/lint-options.sh
 }
 
 vm() {

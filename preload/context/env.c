@@ -91,8 +91,11 @@ int mp_env_resolve(struct mp_ctx *ctx)
 	if (opts->deadline_ms)
 		ctx->env.deadline = ctx->env.t0 + (uint64_t)(opts->deadline_ms -
 			(opts->deadline_ms / 4 < 500 ? opts->deadline_ms / 4 : 500)) * 1000000u;
-	if (ctx->opts.settle_ms == 0)
-		ctx->opts.settle_ms = mp_limits[MP_LIM_SETTLE_MS].def;
+	ctx->env.settle_ms = opts->settle_ms ? opts->settle_ms : mp_limits[MP_LIM_SETTLE_MS].def;
+	ctx->env.waves = opts->waves;
+	ctx->env.fifo = opts->fifo;
+	ctx->env.dry_run = opts->dry_run;
+	ctx->env.grouped = opts->grouped;
 	read_compression(ctx);
 	return 0;
 }

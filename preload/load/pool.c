@@ -46,7 +46,7 @@ static uint64_t job_wait_end(uint64_t started, uint64_t expiry)
 /* a goes out before b */
 static bool before(const struct sched *s, const struct mp_job *a, const struct mp_job *b)
 {
-	if (!s->opts->fifo && a->prio != b->prio)
+	if (!s->env->fifo && a->prio != b->prio)
 		return a->prio > b->prio;
 	return a->seq < b->seq;
 }

@@ -30,7 +30,7 @@
 
 static bool may_start(const struct sched *s, const struct mp_module *m)
 {
-	return !s->opts->waves || m->wave <= s->wave;
+	return !s->env->waves || m->wave <= s->wave;
 }
 
 /* Modules whose dependencies are all final, and (with --waves) whose wave
@@ -282,10 +282,10 @@ enum next { WAIT, AGAIN, END };
 static enum next when_idle(struct sched *s, uint64_t *quiet_since, uint64_t *wait_ns, int *r)
 {
 	const struct mp_plan *p = s->plan;
-	uint64_t settle = (uint64_t)s->opts->settle_ms * 1000000u, now = mp_now_ns();
+	uint64_t settle = (uint64_t)s->env->settle_ms * 1000000u, now = mp_now_ns();
 
 	if (!all_final(p, 0, false)) {
-		if (s->opts->waves && all_final(p, s->wave, true)) {
+		if (s->env->waves && all_final(p, s->wave, true)) {
 			s->wave++;
 			*r = release_ready(s);
 			return AGAIN;
@@ -343,7 +343,7 @@ static void wait_for_news(struct sched *s, uint64_t wait_ns)
  */
 static bool may_hand_over(struct sched *s, uint64_t now, int *r)
 {
-	uint64_t settle = (uint64_t)s->opts->settle_ms * 1000000u;
+	uint64_t settle = (uint64_t)s->env->settle_ms * 1000000u;
 
 	if (s->feed.handover == NULL || s->handed_over || now < s->handover_next || s->ndone > 0 ||
 	    (s->running == 0 && s->qlen == 0) || now - s->started_at < settle)
@@ -432,8 +432,8 @@ static int loop(struct sched *s)
 		if (s->feed.handover && !s->handed_over && (s->running > 0 || s->qlen > 0)) {
 			uint64_t t = mp_now_ns(), at = s->handover_next;
 
-			if (s->started_at + (uint64_t)s->opts->settle_ms * 1000000u > at)
-				at = s->started_at + (uint64_t)s->opts->settle_ms * 1000000u;
+			if (s->started_at + (uint64_t)s->env->settle_ms * 1000000u > at)
+				at = s->started_at + (uint64_t)s->env->settle_ms * 1000000u;
 			wait_ns = at <= t ? 0 : at - t < wait_ns ? at - t : wait_ns;
 		}
 		if (idle(s))
@@ -472,7 +472,6 @@ int mp_sched_run(struct mp_ctx *ctx, const struct mp_feed *feed)
 	s->ctx = ctx;
 	s->plan = mp_ctx_plan(ctx);
 	s->env = mp_ctx_env(ctx);
-	s->opts = mp_ctx_opts(ctx);
 	s->feed = *feed;
 	s->wake[0] = s->wake[1] = -1;
 	pthread_mutex_init(&s->lock, NULL);

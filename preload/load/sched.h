@@ -33,7 +33,6 @@ struct sched {
 	struct mp_ctx *ctx;            /* for its log only */
 	struct mp_plan *plan;
 	const struct mp_env *env;
-	const struct mp_options *opts;
 	pthread_mutex_t lock;
 	pthread_cond_t work;
 	struct mp_job *queue;          /* ready jobs: a heap, best first */
