@@ -21,7 +21,7 @@
 #include "internal.h"
 
 struct mp_resolver {
-	const void *depbin;         /* modules.dep.bin, checked (ctx.c) */
+	const void *depbin;         /* modules.dep.bin, checked (moddir.c) */
 	size_t depbin_len;
 	struct mp_strmap *byname;   /* module name -> index in plan.mods */
 	struct mp_strmap *lookups;  /* normalised alias -> index in resolved[] */
