@@ -48,11 +48,19 @@ STATIC_CFLAGS := $(CFLAGS_COMMON) -Os -ffunction-sections -fdata-sections \
 STATIC_LDFLAGS := -static -Wl,--gc-sections -Wl,-z,norelro -s -L$(B)/libs/lib
 STATIC_LIBS := -lkmod -lzstd -llzma -lz -lpthread
 
-# the library core: every stage of the pipeline
-CORE := util limits strmap cmdline confparse uevent index ctx request coldplug plan graph \
-	sched load initstate decompress dupcost sys kstats json outcome report profile profile_io nodev handover run
+# the library core: every stage of the pipeline, a folder each, in the order
+# of the stages (scripts/layers.sh: a file calls only its stage and those above)
+CORE := base/util base/limits base/strmap base/json base/sys base/initstate \
+	parse/cmdline parse/confparse parse/uevent parse/index parse/kstats parse/profile \
+	model/graph \
+	context/log context/env context/moddir context/ctx \
+	plan/request plan/coldplug plan/modopts plan/plan plan/profile_io \
+	load/sched load/pool load/load load/decompress load/outcome load/handover \
+	report/dupcost report/nodev report/report \
+	run/run
 CORE_SRC := $(CORE:%=preload/%.c)
-HDRS := $(wildcard preload/*.h) VERSION
+# the shared headers in preload/ (-Ipreload), a stage's own beside its files
+HDRS := $(wildcard preload/*.h preload/*/*.h) VERSION
 
 .PHONY: all libs check check-full check-fast unit vmtest fuzz fuzz-smoke demo bench bench-scale install install-core clean distclean deps shellcheck soak
 
@@ -84,7 +92,7 @@ $(B)/musl/%.o: preload/%.c $(HDRS) $(B)/libs/.done
 	@mkdir -p $(dir $@)
 	$(MUSL_CC) $(STATIC_CFLAGS) -c $< -o $@
 
-$(B)/modpreload: $(CORE:%=$(B)/musl/%.o) $(B)/musl/main.o
+$(B)/modpreload: $(CORE:%=$(B)/musl/%.o) $(B)/musl/run/main.o
 	$(MUSL_CC) $(STATIC_LDFLAGS) -o $@ $^ $(STATIC_LIBS)
 	@echo "  $@: $$(stat -c %s $@) bytes"
 
@@ -101,9 +109,9 @@ $(B)/tsan/%.o: preload/%.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $(TEST_WARN) -g -O1 $(TSAN) -c $< -o $@
 
-$(B)/asan/modpreload: $(CORE:%=$(B)/asan/%.o) $(B)/asan/main.o
+$(B)/asan/modpreload: $(CORE:%=$(B)/asan/%.o) $(B)/asan/run/main.o
 	$(CC) $(ASAN) -o $@ $^ $(TEST_LIBS)
-$(B)/tsan/modpreload: $(CORE:%=$(B)/tsan/%.o) $(B)/tsan/main.o
+$(B)/tsan/modpreload: $(CORE:%=$(B)/tsan/%.o) $(B)/tsan/run/main.o
 	$(CC) $(TSAN) -o $@ $^ $(TEST_LIBS)
 
 # --- install ---
@@ -125,7 +133,7 @@ $(B)/unit/shim.so: tests/shim/shim.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -Wall -Wextra -O1 -shared -fPIC -o $@ $< -lpthread
 
-# one test a source file: tests/unit/test_NAME.c tests preload/NAME.c
+# one test a source file: tests/unit/test_NAME.c tests preload/STAGE/NAME.c
 UNIT_TESTS := util strmap cmdline confparse uevent index graph decompress dupcost kstats json profile handover
 UNIT_BINS := $(UNIT_TESTS:%=$(B)/unit/test_%) $(B)/unit/shim.so \
 	$(B)/asan/modpreload $(B)/tsan/modpreload $(EXTRA_UNIT)
@@ -167,7 +175,8 @@ soak: deps
 
 # --- fuzzing (libFuzzer) ---
 FUZZERS := cmdline conf uevent kstats index profile
-FUZZ_SRC := $(addprefix preload/,util.c limits.c strmap.c cmdline.c confparse.c uevent.c kstats.c index.c profile.c)
+FUZZ_SRC := $(addprefix preload/,base/util.c base/limits.c base/strmap.c parse/cmdline.c parse/confparse.c \
+	parse/uevent.c parse/kstats.c parse/index.c parse/profile.c)
 FUZZ_SECONDS ?= 60
 # the index fuzzer hands what our check accepts to the host's libkmod
 FUZZ_LIBS_index := -lkmod

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * A small JSON reader: enough for modpreload's report (preload/json.c
+ * A small JSON reader: enough for modpreload's report (preload/base/json.c
  * writes it), nothing more. The text is read into one array of values,
  * children linked by index; strings are decoded in place (a decoded
  * string is never longer than its escaped form), so nothing is copied.

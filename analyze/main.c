@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* modpreload analyze [--svg FILE] [REPORT]: a report read back for people.
- * `modpreload analyze` execs this (preload/main.c). */
+ * `modpreload analyze` execs this (preload/run/main.c). */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The report's fields analyze uses, from its JSON (preload/report.c
+ * The report's fields analyze uses, from its JSON (preload/report/report.c
  * writes it; modpreload(8), REPORT, names them). A field a report lacks
  * (another version's, a dry run's) is left at its default; only a text
  * without "modpreload" and "modules" is no report at all.
@@ -198,7 +198,7 @@ void an_report_free(struct an_report *r)
 	*r = (struct an_report){ 0 };
 }
 
-/* As preload/outcome.c decides it: no device before failed and skipped. */
+/* As preload/load/outcome.c decides it: no device before failed and skipped. */
 const char *an_report_problem(const struct an_module *m)
 {
 	if (m->no_device)

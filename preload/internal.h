@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* What the library's files share with each other and with nobody else. */
+/* What the library's files share with each other and with nobody else, a
+ * section a stage, in the pipeline's order (scripts/layers.sh). */
 #ifndef MP_INTERNAL_H
 #define MP_INTERNAL_H
 
@@ -27,7 +28,11 @@ static inline void mp_freep(void *p) { free(*(void **)p); }
 /* Hand ownership on: the cleanup attribute then frees NULL. */
 #define TAKE_PTR(p) ({ __typeof__(p) _p = (p); (p) = NULL; _p; })
 
+/* How a stage that does not know the context warns (graph.c, kstats.c):
+ * mp_warn_cb() with the context as data. */
+typedef void (*mp_warn_fn)(void *data, const char *msg);
 
+/* ====== 1. base/: what every stage may use ====== */
 /* A string -> int map (open addressing); keys are copied. */
 struct mp_strmap;
 struct mp_strmap *mp_strmap_new(void);
@@ -36,13 +41,124 @@ int mp_strmap_get(const struct mp_strmap *m, const char *key, int *val);
 int mp_strmap_put(struct mp_strmap *m, const char *key, int val);
 static inline void mp_strmap_freep(struct mp_strmap **m) { mp_strmap_free(*m); }
 
+/* json.c */
+struct mp_json {
+	int fd;
+	int depth;
+	bool need_comma;
+	int err;
+	char buf[4096];
+	size_t len;
+};
+void mp_json_init(struct mp_json *j, int fd);
+int mp_json_finish(struct mp_json *j);
+void mp_json_obj_begin(struct mp_json *j, const char *key);
+void mp_json_obj_end(struct mp_json *j);
+void mp_json_arr_begin(struct mp_json *j, const char *key);
+void mp_json_arr_end(struct mp_json *j);
+void mp_json_str(struct mp_json *j, const char *key, const char *val);
+void mp_json_u64(struct mp_json *j, const char *key, uint64_t val);
+void mp_json_i64(struct mp_json *j, const char *key, int64_t val);
+void mp_json_ms(struct mp_json *j, const char *key, uint64_t ns);
+void mp_json_bool(struct mp_json *j, const char *key, bool val);
+void mp_json_null(struct mp_json *j, const char *key);
+
+/* sys.c: the only place that asks the kernel to load a module */
+int mp_sys_finit_module(int fd, const char *params, int flags);
+int mp_sys_init_module(const void *image, size_t len, const char *params);
+
+/* initstate.c */
+enum { MP_INITSTATE_NONE, MP_INITSTATE_LIVE, MP_INITSTATE_COMING,
+       MP_INITSTATE_GOING, MP_INITSTATE_BUILTIN };
+int mp_initstate(const char *sysfs, const char *name);
+
+/* ====== 2. parse/: readers of what comes from outside ====== */
+/* confparse.c: modules-load.d syntax */
+typedef int (*mp_conf_cb)(void *data, const char *name, unsigned line);
+int mp_conf_parse(const char *buf, size_t len, mp_conf_cb cb, void *data);
+
+/* uevent.c */
+int mp_uevent_modalias(const char *buf, size_t len, char *out, size_t outsz);
+bool mp_uevent_cpu_alias(const char *alias); /* cpu:, acpi:LNXCPU:, acpi:ACPI0007: */
+int mp_uevent_action(const char *buf, size_t len, char *out, size_t outsz);
+int mp_uevent_devpath(const char *buf, size_t len, char *out, size_t outsz);
+int mp_uevent_listen(void);
+
+/* index.c: depmod's .bin files, checked before libkmod trusts them */
+int mp_index_check_buf(const void *buf, size_t len);
+int mp_index_check(const char *path);
+int mp_index_check_map(const char *path, void **map, size_t *len);
+const char *mp_index_lookup(const void *buf, size_t len, const char *key);
+
+/* kstats.c */
+#define MP_KSTATS_MAX_FIELDS 32
+#define MP_KSTATS_MAX_DUPS 256
+struct mp_kstats_field { char label[32]; uint64_t value; };
+struct mp_kstats_dup { char name[64]; uint64_t times; char reason[24]; };
+struct mp_kstats {
+	struct mp_kstats_field fields[MP_KSTATS_MAX_FIELDS];
+	int nfields;
+	struct mp_kstats_dup dups[MP_KSTATS_MAX_DUPS];
+	int ndups;
+};
+int mp_kstats_parse(const char *buf, size_t len, struct mp_kstats *out);
+int mp_kstats_get(const struct mp_kstats *s, const char *label, uint64_t *v);
+bool mp_kstats_is_counter(const char *label);
+int mp_kstats_snapshot(const char *sysfs, struct mp_kstats **out, mp_warn_fn warn, void *data);
+
+/* profile.c: the last boot's load times */
+#define MP_PROFILE_PATH "/usr/lib/modpreload/profile" /* in the image */
+#define MP_RUN_DIR "/run/modpreload"              /* ours: reports, the profile */
+#define MP_PROFILE_RUN_PATH MP_RUN_DIR "/profile"  /* written beside a report there */
+#define MP_PROFILE_VERSION 1u
+#define MP_PROFILE_MAX_BYTES (1u << 20)
+#define MP_PROFILE_MAX_LINE 256
+#define MP_PROFILE_MAX_MODULES 16384
+#define MP_PROFILE_MAX_US 600000000u /* ten minutes: no init() takes longer */
+/* the guess for a module the profile does not know (profile.c) */
+#define MP_EXPECT_BASE_US 1000u
+#define MP_EXPECT_US_PER_64K 1000u
+struct mp_profile_entry {
+	char *name;
+	uint32_t us;
+};
+struct mp_profile {
+	char kver[256];
+	struct mp_profile_entry *entries;
+	int n, cap;
+	struct mp_strmap *byname; /* name -> index in entries */
+	unsigned nbad;            /* lines skipped */
+};
+int mp_profile_parse(const char *buf, size_t len, struct mp_profile **out);
+int mp_profile_get(const struct mp_profile *p, const char *name, uint32_t *us);
+void mp_profile_free(struct mp_profile *p);
+uint64_t mp_profile_expect_ns(const struct mp_profile *p, const struct mp_module *m, bool *known);
+
+/* ====== 3. model/: the plan without a context ====== */
+/* graph.c: plan structure, independent of libkmod and of the context.
+ * What it changes on its own (a cycle broken) it says through warn. */
+int mp_graph_add(struct mp_plan *p, const char *name, int *idx);
+int mp_graph_depend(struct mp_plan *p, int mod, int dep, bool soft);
+int mp_graph_waves(struct mp_plan *p, mp_warn_fn warn, void *data);
+int mp_graph_critical_path(const struct mp_plan *p, int *chain, int *len, uint64_t *ns);
+int mp_graph_finish(struct mp_plan *p, int idx, int *ready, int *nready);
+int mp_graph_priorities(struct mp_plan *p, const struct mp_profile *prof);
+void mp_graph_free(struct mp_plan *p);
+bool mp_state_done(enum mp_state s);
+const char *mp_state_name(enum mp_state s, bool dry_run);
+const char *mp_source_name(enum mp_source s);
+bool mp_state_ok(enum mp_state s);
+
+/* ====== 4. context/: made once, read by every later stage ====== */
 /*
- * The context (ctx.c, the only file that knows its layout) is made of
+ * The context (laid out in context/ctx.h, for context/ alone) is made of
  * parts, each with one owner; the other stages get the part they need.
  */
 
 /* What every stage, and every worker, may read; written only while the
- * context is made, before any worker starts. */
+ * context is made, before any worker starts. Each option the stages act
+ * on is resolved here once (env.c), its default and the kernel command
+ * line's value applied: no stage reads the options for them. */
 struct mp_env {
 	char moddir[PATH_MAX];
 	int moddir_fd;          /* O_PATH: modules are opened beneath it */
@@ -51,8 +167,13 @@ struct mp_env {
 	bool live_state;        /* sysfs describes the kernel we plan for */
 	char compression[16];   /* /sys/module/compression: in-kernel decompressor */
 	unsigned timeout_ms;    /* per module */
+	unsigned settle_ms;     /* coldplug: quiet time before a rescan */
 	int jobs;
 	bool adaptive;          /* the pool grows by the workers asleep in init() */
+	bool waves;             /* strict barriers instead of dataflow */
+	bool fifo;              /* ready modules in arrival order */
+	bool dry_run;           /* plan, load nothing */
+	bool grouped;           /* the summary: one line per kind of problem */
 	uint64_t t0;            /* CLOCK_MONOTONIC ns when the context was made */
 	uint64_t deadline;      /* when loading stops (opts.deadline_ms); 0: never */
 	/* the last boot's load times, as this run uses them (profile_io.c) */
@@ -87,15 +208,14 @@ struct mp_result {
 
 /* plan.c's own: libkmod and what it has resolved so far. */
 struct mp_resolver;
-/* The planner's state in the context, from its modules.dep.bin: before the
- * first request. */
-int mp_plan_start(struct mp_ctx *ctx);
 
-/* --- context (ctx.c) --- */
+/* --- the context (context/) --- */
 int mp_ctx_new(const struct mp_options *opts, mp_log_fn log, void *log_data,
 	       struct mp_ctx **out);
 void mp_ctx_free(struct mp_ctx *ctx);
 struct mp_plan *mp_ctx_plan(const struct mp_ctx *ctx);
+/* the options as the caller gave them: the stages read the env instead,
+ * where each is resolved; only profile_io.c asks whether a path was given */
 const struct mp_options *mp_ctx_opts(const struct mp_ctx *ctx);
 const struct mp_env *mp_ctx_env(const struct mp_ctx *ctx);
 const struct mp_cmdline *mp_ctx_cmdline(const struct mp_ctx *ctx);
@@ -108,14 +228,15 @@ void mp_ctx_depbin(const struct mp_ctx *ctx, const void **buf, size_t *len);
 struct kmod_ctx *mp_ctx_kmod(struct mp_ctx *ctx);
 struct mp_coldplug *mp_ctx_coldplug(struct mp_ctx *ctx);
 struct mp_result *mp_ctx_result(const struct mp_ctx *ctx);
-char *mp_ctx_real_path(const struct mp_ctx *ctx, const char *path);
-int mp_ctx_reopen_moddir(struct mp_ctx *ctx);
+char *mp_moddir_real_path(const struct mp_ctx *ctx, const char *path);
+int mp_moddir_reopen(struct mp_ctx *ctx);
 void mp_log(struct mp_ctx *ctx, int prio, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void mp_logv(struct mp_ctx *ctx, int prio, const char *fmt, va_list ap);
 void mp_warn(struct mp_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void mp_warn_cb(void *ctx, const char *msg);
 
+/* ====== 5. plan/: requests resolved into the plan ====== */
 /* --- requests (request.c) --- */
 int mp_request_config_file(struct mp_ctx *ctx, const char *path);
 int mp_request_config_dirs(struct mp_ctx *ctx, const char *root);
@@ -128,26 +249,84 @@ int mp_coldplug_scan(struct mp_ctx *ctx, enum mp_source src);
  * alias, data); a non-zero return stops the walk and is returned. */
 typedef int (*mp_device_fn)(int dirfd, const char *devpath, const char *alias, void *data);
 int mp_coldplug_foreach(struct mp_ctx *ctx, mp_device_fn fn, void *data);
+int mp_coldplug_drain(struct mp_ctx *ctx);
 
-/* --- the hand-over (handover.c) --- */
-/* Whether every module not final yet may be held from udev: only device
- * aliases asked for it, none by name (the kernel's own requests, fs-*,
- * crypto-*, and a modprobe by name pass a blacklist by). */
-bool mp_handover_possible(struct mp_ctx *ctx);
-bool mp_handover_device_alias(const char *alias); /* "bus:...", not fs-*, devname: */
-/* Holds them: a "blacklist NAME" file each in dir, and the process made
- * ready to outlive its caller. 1: done; 0: not (nothing was left held). */
-int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0);
-/* After switch-root, into the new root (PID 1's), once; then the module
- * directory again. Nothing before a hand-over. */
-void mp_handover_rejoin(struct mp_ctx *ctx);
-/* The end: the held files go, and a held module that failed has its
- * devices' add replayed for udev. */
-void mp_handover_release(struct mp_ctx *ctx, const char *dir);
-/* READY=1 to $NOTIFY_SOCKET: 1 sent, 0 none to send to, -errno. */
-int mp_notify_ready(const char *status);
+/* The cached answer to one alias: the modules it stands for. */
+struct mp_lookup {
+	int *mods;
+	int nmods;
+	bool blacklisted;
+};
 
-/* --- scheduling and loading (sched.c) --- */
+/* plan.c: libkmod resolution into the graph, single-threaded */
+/* The planner's state in the context, from its modules.dep.bin: before the
+ * first request. */
+int mp_plan_start(struct mp_ctx *ctx);
+int mp_plan_resolve(struct mp_ctx *ctx, const char *alias, enum mp_source src, bool explicit_name);
+int mp_request(struct mp_ctx *ctx, const char *name_or_alias, enum mp_source src);
+/* modopts.c: modprobe.d's options for NAME (BASE, libkmod's, which ends
+ * with those it read in /proc/cmdline), then the command line's; NULL: none */
+char *mp_modopts_for(struct mp_ctx *ctx, const char *base, const char *name);
+
+/* profile_io.c: the profile in a run, read when the context is made and
+ * written after the loads */
+int mp_profile_io_load(struct mp_ctx *ctx, struct mp_profile_use *use);
+int mp_profile_io_write(struct mp_ctx *ctx, const char *path);
+const char *mp_profile_io_out(const struct mp_ctx *ctx, const char *report, char *buf,
+			      size_t size);
+bool mp_profile_io_measured(const struct mp_module *m);
+
+/* ====== 6. load/: loading the plan ====== */
+/* decompress.c */
+struct mp_sink;
+struct mp_format {
+	const char *suffix, *name, *how;
+	int (*decode)(const void *in, size_t inlen, struct mp_sink *o, size_t *outlen);
+	/* the decompressed size from the file's own header or index (dupcost.c) */
+	int (*size)(int fd, off_t len, uint64_t *out);
+};
+const struct mp_format *mp_decompress_format(const char *path);
+/* What all workers' decompressed images may hold at once, and so the
+ * largest module that can be decompressed at all (EFBIG beyond it). */
+#define MP_DECOMPRESS_MAX_MIB 256
+#define MP_DECOMPRESS_MAX ((size_t)MP_DECOMPRESS_MAX_MIB << 20)
+/* xz's decoder state, whose size the file's header chooses: presets up
+ * to -7 need at most 17 MiB, the kernel's own build (dict=1MiB) 2 MiB. */
+#define MP_XZ_MEMLIMIT (32u << 20)
+struct mp_budget {
+	pthread_mutex_t lock;
+	pthread_cond_t freed;
+	size_t limit, used;
+};
+void mp_budget_init(struct mp_budget *b, size_t limit);
+void mp_budget_destroy(struct mp_budget *b);
+void mp_budget_give(struct mp_budget *b, size_t n);
+int mp_decompress(const struct mp_format *f, int fd, struct mp_budget *b, uint64_t deadline,
+		  void **out, size_t *outlen);
+
+/* load.c: one module, in a worker. The job holds copies of the pointers
+ * it needs (the plan may grow while it runs); the result goes back to the
+ * scheduler, which alone writes the plan. */
+struct mp_job {
+	int idx;
+	const char *name, *path, *options;
+	uint64_t deadline; /* mp_now_ns() when the scheduler gives up on it */
+	uint64_t prio, seq; /* the ready queue's order (pool.c) */
+	struct mp_budget *budget; /* for userspace decompression */
+};
+struct mp_load_result {
+	int idx;
+	enum mp_state state;
+	int err;
+	const char *how;
+	int worker;
+	bool read;        /* the file went to the kernel (or was decompressed) */
+	uint64_t t_start, t_end;
+};
+void mp_load(const struct mp_env *env, const struct mp_job *job, struct mp_load_result *res);
+int mp_open_beneath(const struct mp_env *env, const char *path);
+
+/* --- scheduling and loading (sched.c, pool.c) --- */
 /* Where the scheduler gets more work (run.c gives it). more() is asked on
  * every turn while fd is open (rescan false), and with rescan true once the
  * plan is done and settle_ms were quiet; NULL: never. It returns how many
@@ -180,6 +359,25 @@ enum mp_problem mp_outcome_problem(const struct mp_plan *p, const struct mp_modu
 void mp_outcome_totals(const struct mp_ctx *ctx, struct mp_totals *t);
 int mp_outcome_exit_status(const struct mp_ctx *ctx, int run_err, int report_err);
 
+/* --- the hand-over (handover.c) --- */
+/* Whether every module not final yet may be held from udev: only device
+ * aliases asked for it, none by name (the kernel's own requests, fs-*,
+ * crypto-*, and a modprobe by name pass a blacklist by). */
+bool mp_handover_possible(struct mp_ctx *ctx);
+bool mp_handover_device_alias(const char *alias); /* "bus:...", not fs-*, devname: */
+/* Holds them: a "blacklist NAME" file each in dir, and the process made
+ * ready to outlive its caller. 1: done; 0: not (nothing was left held). */
+int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0);
+/* After switch-root, into the new root (PID 1's), once; then the module
+ * directory again. Nothing before a hand-over. */
+void mp_handover_rejoin(struct mp_ctx *ctx);
+/* The end: the held files go, and a held module that failed has its
+ * devices' add replayed for udev. */
+void mp_handover_release(struct mp_ctx *ctx, const char *dir);
+/* READY=1 to $NOTIFY_SOCKET: 1 sent, 0 none to send to, -errno. */
+int mp_notify_ready(const char *status);
+
+/* ====== 7. report/: the outcome rendered ====== */
 /* --- drivers that found no device for any CPU (nodev.c), from the outcome --- */
 int mp_nodev_write(struct mp_ctx *ctx, const char *path);
 int mp_nodev_append(const char *path, const char *lines, size_t len);
@@ -187,124 +385,6 @@ int mp_nodev_append(const char *path, const char *lines, size_t len);
 /* --- report (report.c): renders the outcome --- */
 int mp_report_json(struct mp_ctx *ctx, int fd);
 void mp_report_summary(struct mp_ctx *ctx);
-
-/* The cached answer to one alias: the modules it stands for. */
-struct mp_lookup {
-	int *mods;
-	int nmods;
-	bool blacklisted;
-};
-
-/* plan.c: libkmod resolution into the graph, single-threaded */
-int mp_plan_resolve(struct mp_ctx *ctx, const char *alias, enum mp_source src, bool explicit_name);
-int mp_request(struct mp_ctx *ctx, const char *name_or_alias, enum mp_source src);
-
-struct mp_profile;
-
-/* graph.c: plan structure, independent of libkmod and of the context.
- * What it changes on its own (a cycle broken) it says through warn. */
-typedef void (*mp_warn_fn)(void *data, const char *msg);
-int mp_graph_add(struct mp_plan *p, const char *name, int *idx);
-int mp_graph_depend(struct mp_plan *p, int mod, int dep, bool soft);
-int mp_graph_waves(struct mp_plan *p, mp_warn_fn warn, void *data);
-int mp_graph_critical_path(const struct mp_plan *p, int *chain, int *len, uint64_t *ns);
-int mp_graph_finish(struct mp_plan *p, int idx, int *ready, int *nready);
-int mp_graph_priorities(struct mp_plan *p, const struct mp_profile *prof);
-void mp_graph_free(struct mp_plan *p);
-bool mp_state_done(enum mp_state s);
-const char *mp_state_name(enum mp_state s, bool dry_run);
-const char *mp_source_name(enum mp_source s);
-bool mp_state_ok(enum mp_state s);
-
-/* load.c: one module, in a worker. The job holds copies of the pointers
- * it needs (the plan may grow while it runs); the result goes back to the
- * scheduler, which alone writes the plan. */
-struct mp_job {
-	int idx;
-	const char *name, *path, *options;
-	uint64_t deadline; /* mp_now_ns() when the scheduler gives up on it */
-	uint64_t prio, seq; /* the ready queue's order (sched.c) */
-	struct mp_budget *budget; /* for userspace decompression */
-};
-struct mp_load_result {
-	int idx;
-	enum mp_state state;
-	int err;
-	const char *how;
-	int worker;
-	bool read;        /* the file went to the kernel (or was decompressed) */
-	uint64_t t_start, t_end;
-};
-void mp_load(const struct mp_env *env, const struct mp_job *job, struct mp_load_result *res);
-int mp_open_beneath(const struct mp_env *env, const char *path);
-
-/* initstate.c */
-enum { MP_INITSTATE_NONE, MP_INITSTATE_LIVE, MP_INITSTATE_COMING,
-       MP_INITSTATE_GOING, MP_INITSTATE_BUILTIN };
-int mp_initstate(const char *sysfs, const char *name);
-
-/* decompress.c */
-struct mp_sink;
-struct mp_format {
-	const char *suffix, *name, *how;
-	int (*decode)(const void *in, size_t inlen, struct mp_sink *o, size_t *outlen);
-	/* the decompressed size from the file's own header or index (dupcost.c) */
-	int (*size)(int fd, off_t len, uint64_t *out);
-};
-const struct mp_format *mp_decompress_format(const char *path);
-/* What all workers' decompressed images may hold at once, and so the
- * largest module that can be decompressed at all (EFBIG beyond it). */
-#define MP_DECOMPRESS_MAX_MIB 256
-#define MP_DECOMPRESS_MAX ((size_t)MP_DECOMPRESS_MAX_MIB << 20)
-/* xz's decoder state, whose size the file's header chooses: presets up
- * to -7 need at most 17 MiB, the kernel's own build (dict=1MiB) 2 MiB. */
-#define MP_XZ_MEMLIMIT (32u << 20)
-struct mp_budget {
-	pthread_mutex_t lock;
-	pthread_cond_t freed;
-	size_t limit, used;
-};
-void mp_budget_init(struct mp_budget *b, size_t limit);
-void mp_budget_destroy(struct mp_budget *b);
-void mp_budget_give(struct mp_budget *b, size_t n);
-int mp_decompress(const struct mp_format *f, int fd, struct mp_budget *b, uint64_t deadline,
-		  void **out, size_t *outlen);
-
-/* sys.c: the only place that asks the kernel to load a module */
-int mp_sys_finit_module(int fd, const char *params, int flags);
-int mp_sys_init_module(const void *image, size_t len, const char *params);
-
-/* uevent.c */
-int mp_uevent_modalias(const char *buf, size_t len, char *out, size_t outsz);
-bool mp_uevent_cpu_alias(const char *alias); /* cpu:, acpi:LNXCPU:, acpi:ACPI0007: */
-int mp_uevent_action(const char *buf, size_t len, char *out, size_t outsz);
-int mp_uevent_devpath(const char *buf, size_t len, char *out, size_t outsz);
-int mp_uevent_listen(void);
-
-/* coldplug.c */
-int mp_coldplug_drain(struct mp_ctx *ctx);
-
-/* index.c: depmod's .bin files, checked before libkmod trusts them */
-int mp_index_check_buf(const void *buf, size_t len);
-int mp_index_check(const char *path);
-int mp_index_check_map(const char *path, void **map, size_t *len);
-const char *mp_index_lookup(const void *buf, size_t len, const char *key);
-
-/* kstats.c */
-#define MP_KSTATS_MAX_FIELDS 32
-#define MP_KSTATS_MAX_DUPS 256
-struct mp_kstats_field { char label[32]; uint64_t value; };
-struct mp_kstats_dup { char name[64]; uint64_t times; char reason[24]; };
-struct mp_kstats {
-	struct mp_kstats_field fields[MP_KSTATS_MAX_FIELDS];
-	int nfields;
-	struct mp_kstats_dup dups[MP_KSTATS_MAX_DUPS];
-	int ndups;
-};
-int mp_kstats_parse(const char *buf, size_t len, struct mp_kstats *out);
-int mp_kstats_get(const struct mp_kstats *s, const char *label, uint64_t *v);
-bool mp_kstats_is_counter(const char *label);
-int mp_kstats_snapshot(const char *sysfs, struct mp_kstats **out, mp_warn_fn warn, void *data);
 
 /* dupcost.c: what the kernel allocates for a duplicate it refuses */
 struct mp_dupcost {
@@ -319,67 +399,5 @@ int mp_dupcost_layout(const void *image, size_t len, uint64_t *out);
 int mp_dupcost_file(int fd, const struct mp_format *f, int kernel, const char *kcomp,
 		    struct mp_budget *budget, struct mp_dupcost *out);
 int mp_dupcost_plan(struct mp_ctx *ctx, uint64_t *total, uint64_t *dups);
-
-/* confparse.c: modules-load.d syntax */
-typedef int (*mp_conf_cb)(void *data, const char *name, unsigned line);
-int mp_conf_parse(const char *buf, size_t len, mp_conf_cb cb, void *data);
-
-/* json.c */
-struct mp_json {
-	int fd;
-	int depth;
-	bool need_comma;
-	int err;
-	char buf[4096];
-	size_t len;
-};
-void mp_json_init(struct mp_json *j, int fd);
-int mp_json_finish(struct mp_json *j);
-void mp_json_obj_begin(struct mp_json *j, const char *key);
-void mp_json_obj_end(struct mp_json *j);
-void mp_json_arr_begin(struct mp_json *j, const char *key);
-void mp_json_arr_end(struct mp_json *j);
-void mp_json_str(struct mp_json *j, const char *key, const char *val);
-void mp_json_u64(struct mp_json *j, const char *key, uint64_t val);
-void mp_json_i64(struct mp_json *j, const char *key, int64_t val);
-void mp_json_ms(struct mp_json *j, const char *key, uint64_t ns);
-void mp_json_bool(struct mp_json *j, const char *key, bool val);
-void mp_json_null(struct mp_json *j, const char *key);
-
-/* profile.c: the last boot's load times */
-#define MP_PROFILE_PATH "/usr/lib/modpreload/profile" /* in the image */
-#define MP_RUN_DIR "/run/modpreload"              /* ours: reports, the profile */
-#define MP_PROFILE_RUN_PATH MP_RUN_DIR "/profile"  /* written beside a report there */
-#define MP_PROFILE_VERSION 1u
-#define MP_PROFILE_MAX_BYTES (1u << 20)
-#define MP_PROFILE_MAX_LINE 256
-#define MP_PROFILE_MAX_MODULES 16384
-#define MP_PROFILE_MAX_US 600000000u /* ten minutes: no init() takes longer */
-/* the guess for a module the profile does not know (profile.c) */
-#define MP_EXPECT_BASE_US 1000u
-#define MP_EXPECT_US_PER_64K 1000u
-struct mp_profile_entry {
-	char *name;
-	uint32_t us;
-};
-struct mp_profile {
-	char kver[256];
-	struct mp_profile_entry *entries;
-	int n, cap;
-	struct mp_strmap *byname; /* name -> index in entries */
-	unsigned nbad;            /* lines skipped */
-};
-int mp_profile_parse(const char *buf, size_t len, struct mp_profile **out);
-int mp_profile_get(const struct mp_profile *p, const char *name, uint32_t *us);
-void mp_profile_free(struct mp_profile *p);
-uint64_t mp_profile_expect_ns(const struct mp_profile *p, const struct mp_module *m, bool *known);
-
-/* profile_io.c: the profile in a run, read when the context is made and
- * written after the loads */
-int mp_profile_io_load(struct mp_ctx *ctx, struct mp_profile_use *use);
-int mp_profile_io_write(struct mp_ctx *ctx, const char *path);
-const char *mp_profile_io_out(const struct mp_ctx *ctx, const char *report, char *buf,
-			      size_t size);
-bool mp_profile_io_measured(const struct mp_module *m);
 
 #endif

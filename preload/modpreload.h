@@ -53,7 +53,7 @@ struct mp_options {
 				    (jobs, or rd.modpreload.jobs=): fixed */
 		MP_POOL_FIXED,   /* jobs workers, whatever they do */
 		MP_POOL_ADAPTIVE /* jobs, and one more for each worker asleep
-				    in an init() (sched.c) */
+				    in an init() (pool.c) */
 	} pool;
 	const char *profile;     /* NULL: MP_PROFILE_PATH if there; "": none */
 	const char *profile_out; /* NULL: "profile" beside the report; "": none */

@@ -3,8 +3,9 @@
 # only functions of its own stage or of the stages before it, and no two
 # files call each other, directly or round a circle. Reads the sources:
 # every mp_* function defined at the start of a line, every mp_* name of
-# one used elsewhere (called, or put in a table); the stage of a file is its folder under preload/ (or, in a
-# flat tree, the table below).
+# one used elsewhere (called, or put in a table). The stage of a file is
+# the folder it is in under preload/; a file in no stage's folder is a
+# violation too.
 #
 # Usage: scripts/layers.sh [SRCDIR]     (default preload; exit 1 on a violation)
 # Prints one line per arrow that runs back, and per circle found.
@@ -22,28 +23,26 @@ src=${1:-preload}
 #   report   the JSON report and summary, the no-device blacklist, costs
 #   run      the conductor and the programs
 stages="base parse model context plan load report run"
-stage_of() { # FILE: its stage
+stage_of() { # FILE: its stage, the folder it is in under preload/
 	case $1 in
-	*/*/*.c) basename "$(dirname "$1")" ;;
-	*) case $(basename "$1" .c) in
-		util | limits | strmap | json | sys | initstate) echo base ;;
-		cmdline | confparse | uevent | index | kstats | profile) echo parse ;;
-		graph) echo model ;;
-		ctx) echo context ;;
-		request | coldplug | plan | profile_io) echo plan ;;
-		load | decompress | sched | outcome | handover) echo load ;;
-		dupcost | nodev | report) echo report ;;
-		run | main) echo run ;;
-		*) echo "?" ;;
-		esac ;;
+	"$src"/*/*.c) basename "$(dirname "$1")" ;;
+	*) echo "?" ;;
 	esac
 }
 
 files=$(find "$src" -name '*.c' | sort)
 tab=$(mktemp)
 trap 'rm -f "$tab"' EXIT
+astray=0
 for f in $files; do
 	st=$(stage_of "$f")
+	case " $stages " in
+	*" $st "*) ;;
+	*)
+		echo "stage: $f is in no stage's folder ($stages)" >&2
+		astray=1
+		;;
+	esac
 	n=0
 	for s in $stages; do
 		[ "$s" = "$st" ] && break
@@ -53,7 +52,7 @@ for f in $files; do
 done >"$tab"
 
 # shellcheck disable=SC2086 # the file list
-awk -v tabfile="$tab" '
+awk -v tabfile="$tab" -v astray=$astray '
 	BEGIN {
 		while ((getline l < tabfile) > 0) { split(l, a, " "); stage[a[1]] = a[2]; rank[a[1]] = a[3] }
 	}
@@ -95,7 +94,7 @@ awk -v tabfile="$tab" '
 		# circles: a depth-first walk of the file graph
 		for (k in edge) { split(k, p, SUBSEP); adj[p[1]] = adj[p[1]] " " p[2] }
 		for (f in rank) if (!(f in color)) visit(f, "")
-		exit bad || circles
+		exit bad || circles || astray
 	}
 	function visit(f, path,    n, i, t, nb, c) {
 		color[f] = 1

@@ -2,7 +2,7 @@
 /*
  * LD_PRELOAD stand-in for the kernel's module loader, in the spirit of
  * kmod's testsuite: it replaces syscall(2) for finit_module and
- * init_module (the only two calls preload/sys.c makes) and passes every
+ * init_module (the only two calls preload/base/sys.c makes) and passes every
  * other syscall on.
  *
  * Environment:

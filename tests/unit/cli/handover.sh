@@ -1,5 +1,5 @@
 # shellcheck shell=sh
-# The hand-over (preload/handover.c): the caller goes on while init()s
+# The hand-over (preload/load/handover.c): the caller goes on while init()s
 # run, a child finishes them; what is not final is held from udev by a
 # blacklist file each, removed at the end; a held module that fails gets
 # its devices' add replayed.

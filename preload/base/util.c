@@ -1,4 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Stage 1 of 8, base: what every stage may use and that holds no state of
+ * a run. Small helpers (util.c: files, the clock, names, errnos, atomic
+ * writes), a string map (strmap.c), the numeric options' limits
+ * (limits.c), a JSON writer (json.c), the only two load syscalls (sys.c)
+ * and where a module stands in sysfs (initstate.c). It calls nothing
+ * outside this folder.
+ */
 /* Small helpers every stage uses. */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,4 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Stage 7 of 8, report: what the outcome means for people and programs,
+ * after the loads: the summary and the JSON report (this file), the
+ * no-device blacklist (nodev.c), and, when asked, what the duplicates
+ * would have cost the kernel (dupcost.c). It may call every stage before
+ * it, base to load.
+ */
 /* What happened, for people (a few lines through the log) and for programs
  * (JSON). Both read the plan after the scheduler is done with it. */
 #include <errno.h>
@@ -87,7 +94,7 @@ static void json_module(struct mp_json *j, const struct mp_ctx *ctx, const struc
 	mp_json_str(j, "name", m->name);
 	mp_json_str(j, "path", m->path);
 	mp_json_u64(j, "wave", (uint64_t)m->wave);
-	mp_json_str(j, "state", mp_state_name(m->state, mp_ctx_opts(ctx)->dry_run));
+	mp_json_str(j, "state", mp_state_name(m->state, mp_ctx_env(ctx)->dry_run));
 	if (m->err) {
 		mp_json_u64(j, "errno", (uint64_t)m->err);
 		mp_json_str(j, "error", mp_errno_name(m->err));
@@ -183,8 +190,8 @@ static const char *dupcost_model(const struct mp_ctx *ctx)
 static void json_profile(struct mp_json *j, const struct mp_ctx *ctx)
 {
 	const struct mp_plan *p = mp_ctx_plan(ctx);
-	const struct mp_options *opts = mp_ctx_opts(ctx);
-	const struct mp_profile_use *use = &mp_ctx_env(ctx)->profile;
+	const struct mp_env *env = mp_ctx_env(ctx);
+	const struct mp_profile_use *use = &env->profile;
 	unsigned known = 0;
 	int i;
 
@@ -195,8 +202,8 @@ static void json_profile(struct mp_json *j, const struct mp_ctx *ctx)
 	mp_json_str(j, "state", use->state ? use->state : "none");
 	mp_json_u64(j, "modules", use->profile ? (uint64_t)use->profile->n : 0);
 	mp_json_u64(j, "known", known);
-	mp_json_str(j, "order", opts->fifo ? "fifo" : "critical");
-	mp_json_str(j, "pool", mp_ctx_env(ctx)->adaptive ? "adaptive" : "fixed");
+	mp_json_str(j, "order", env->fifo ? "fifo" : "critical");
+	mp_json_str(j, "pool", env->adaptive ? "adaptive" : "fixed");
 	mp_json_obj_end(j);
 }
 
@@ -226,7 +233,6 @@ static void json_handover(struct mp_json *j, const struct mp_ctx *ctx)
 int mp_report_json(struct mp_ctx *ctx, int fd)
 {
 	const struct mp_plan *p = mp_ctx_plan(ctx);
-	const struct mp_options *o = mp_ctx_opts(ctx);
 	const struct mp_env *env = mp_ctx_env(ctx);
 	struct mp_json j;
 	struct mp_totals t;
@@ -238,8 +244,8 @@ int mp_report_json(struct mp_ctx *ctx, int fd)
 	mp_json_str(&j, "modpreload", MP_VERSION);
 	mp_json_str(&j, "kernel", env->kver);
 	mp_json_str(&j, "moddir", env->moddir);
-	mp_json_bool(&j, "dry_run", o->dry_run);
-	mp_json_str(&j, "mode", o->waves ? "waves" : "dataflow");
+	mp_json_bool(&j, "dry_run", env->dry_run);
+	mp_json_str(&j, "mode", env->waves ? "waves" : "dataflow");
 	mp_json_u64(&j, "jobs", (uint64_t)env->jobs);
 	mp_json_u64(&j, "timeout_ms", env->timeout_ms);
 	mp_json_str(&j, "kernel_decompression", env->compression[0] ? env->compression : NULL);
@@ -268,7 +274,7 @@ int mp_report_json(struct mp_ctx *ctx, int fd)
 	mp_json_obj_begin(&j, "counts");
 	for (i = MP_LOADED; i <= MP_HUNG; i++)
 		mp_json_u64(&j, mp_state_name(i, false), t.by_state[i]);
-	if (o->dry_run)
+	if (env->dry_run)
 		mp_json_u64(&j, mp_state_name(MP_PENDING, true), t.by_state[MP_PENDING]);
 	mp_json_u64(&j, "no_device", t.no_device);
 	mp_json_obj_end(&j);
@@ -328,7 +334,7 @@ static void summary_kstats(struct mp_ctx *ctx)
 
 /*
  * What went wrong (outcome.c says what), module by module: one line each,
- * or (opts.grouped) one line per kind, as many names as fit in a kernel
+ * or (env.grouped) one line per kind, as many names as fit in a kernel
  * log record and a count of the rest, which the JSON report always has.
  */
 
@@ -366,7 +372,7 @@ static void problem(struct mp_ctx *ctx, struct problem_line *lines, int kind,
 	va_end(ap);
 	if (n < 0)
 		return;
-	if (!mp_ctx_opts(ctx)->grouped) {
+	if (!mp_ctx_env(ctx)->grouped) {
 		mp_log(ctx, problem_kinds[kind].prio, "%s%s", problem_kinds[kind].prefix, item);
 		return;
 	}
@@ -383,7 +389,7 @@ static void problem(struct mp_ctx *ctx, struct problem_line *lines, int kind,
 static void problems(struct mp_ctx *ctx)
 {
 	const struct mp_plan *p = mp_ctx_plan(ctx);
-	bool grouped = mp_ctx_opts(ctx)->grouped;
+	bool grouped = mp_ctx_env(ctx)->grouped;
 	struct problem_line lines[MP_PB_MAX] = { 0 };
 	int i;
 
@@ -428,7 +434,7 @@ static void summary_profile(struct mp_ctx *ctx)
 	unsigned known = 0, loads = 0;
 	int i;
 
-	if (use->profile == NULL || mp_ctx_opts(ctx)->dry_run)
+	if (use->profile == NULL || mp_ctx_env(ctx)->dry_run)
 		return;
 	for (i = 0; i < p->nmods; i++) {
 		const struct mp_module *m = &p->mods[i];
@@ -488,7 +494,7 @@ void mp_report_summary(struct mp_ctx *ctx)
 		for (i = 0; i < n && clen < sizeof(crit); i++)
 			clen += (size_t)snprintf(crit + clen, sizeof(crit) - clen, "%s%s",
 						 i ? " > " : "", p->mods[chain[i]].name);
-	if (mp_ctx_opts(ctx)->dry_run)
+	if (mp_ctx_env(ctx)->dry_run)
 		mp_log(ctx, MP_LOG_NOTICE, "dry run: %u to load, %u already live, %u builtin in %d waves; "
 		       "longest chain: %s", t.by_state[MP_PENDING], t.by_state[MP_LIVE],
 		       t.by_state[MP_BUILTIN], t.nwaves, crit);

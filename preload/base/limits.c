@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* The numeric options' bounds and defaults, in one table: main.c parses
  * and explains -j, -t and --settle-ms with it, cmdline.c bounds
- * rd.modpreload.jobs= and .timeout=, ctx.c fills in the defaults. */
+ * rd.modpreload.jobs= and .timeout=, context/env.c fills in the defaults. */
 #include "modpreload.h"
 
 const struct mp_limit mp_limits[MP_LIM_MAX] = {

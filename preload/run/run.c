@@ -1,5 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
+ * Stage 8 of 8, run: the conductor (this file) calls the stages in order,
+ * and the command-line face (main.c) fills in the options and calls it;
+ * /init (init/) is the other face. Nothing calls into this folder but the
+ * faces.
+ */
+/*
  * The one pipeline, shared by the CLI and /init: requests, plan, schedule,
  * report.
  *

@@ -1,5 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
+ * Stage 3 of 8, model: the plan as data (model.h) and this file's graph
+ * over it, without libkmod, threads or a context. It may call base and
+ * parse (the profile's expected load times).
+ */
+/*
  * The plan as a graph: modules and "waits for" edges, with waves, cycle
  * breaking, the critical path and failure propagation. Nothing here knows
  * about libkmod or threads, so all of it is tested on made-up graphs.

@@ -34,7 +34,7 @@ static const char *why_bad(int r)
  * The profile for this run: opts.profile, or MP_PROFILE_PATH when it
  * exists (an image built without one has none, and that is no news).
  * Whatever is wrong with it is said and the run goes on without it.
- * Called by ctx.c while the context is made: use is part of the env.
+ * Called by run.c once the context is made: use is part of the env.
  */
 int mp_profile_io_load(struct mp_ctx *ctx, struct mp_profile_use *use)
 {

@@ -13,74 +13,19 @@
 #include "modpreload.h"
 #include "util.h"
 
-static const char usage[] =
+static const char usage_head[] =
 	"Usage: modpreload [OPTION]... [MODULE|ALIAS]...\n"
 	"       modpreload analyze [--svg FILE] [REPORT]   (modpreload analyze --help)\n"
 	"Load kernel modules and what they need, each exactly once, in parallel as\n"
 	"soon as their dependencies are live.\n"
-	"\n"
-	"Requests:\n"
-	"      --coldplug           every device's modalias under /sys/devices, and the\n"
-	"                           devices that appear while modules load\n"
-	"  -c, --config FILE        a modules-load.d style list (repeatable)\n"
-	"      --no-default-config  skip /etc/modpreload.d, /run/modpreload.d,\n"
-	"                           /usr/lib/modpreload.d\n"
-	"      --list-config-files ROOT\n"
-	"                           print the modpreload.d lists read under ROOT\n"
-	"                           (\"\" or /: this system's), one a line; exit\n"
-	"      --modules-load       the lists systemd-modules-load reads: modules-load.d\n"
-	"                           and modules_load= on the command line\n"
-	"      --cmdline FILE       kernel command line to read (default /proc/cmdline,\n"
-	"                           \"\" for none): rd.modpreload.modules=, rd.driver.pre=,\n"
-	"                           modprobe.blacklist=, module_blacklist=, mod.param=\n"
-	"Resolving:\n"
-	"  -d, --basedir DIR        root under which lib/modules/KVER is\n"
-	"  -S, --kernel-version V   kernel version (default: the running one)\n"
-	"  -C, --modprobe-config P  modprobe.d file or directory to read instead of the\n"
-	"                           default ones (repeatable)\n"
-	"Loading:\n"
-	"  -j, --jobs N             loads at once (default: CPUs, at most %u)\n"
-	"      --waves              wait for each wave to finish before the next starts\n"
-	"      --order ORDER        which ready module first: critical (the longest\n"
-	"                           chain of expected load time, default) or fifo\n"
-	"      --pool POOL          adaptive (workers asleep in init() do not count\n"
-	"                           against -j; the default without -j) or fixed\n"
-	"                           (-j workers; the default with -j)\n"
-	"      --profile FILE       the last boot's load times (default\n"
-	"                           /usr/lib/modpreload/profile if there; \"\": none)\n"
-	"      --profile-out FILE   write this run's times there (default: \"profile\"\n"
-	"                           beside the report; \"\": nowhere)\n"
-	"  -t, --timeout SECONDS    give up on an init() after this long (default %u)\n"
-	"      --settle-ms MS       coldplug: quiet time before the final rescan (%u)\n"
-	"      --handover           return (0; READY=1 under systemd) once the plan is\n"
-	"                           whole, holding what is left from udev until it is\n"
-	"                           live or failed; a child loads it and reports\n"
-	"                           (rd.modpreload.handover=0 or modpreload.handover=0\n"
-	"                           disables)\n"
-	"      --hold-dir DIR       where held modules are blacklisted (default\n"
-	"                           " MP_HOLD_DIR ")\n"
-	"  -n, --dry-run            print the plan and load nothing\n"
-	"Reporting:\n"
-	"  -r, --report FILE        write the JSON report to FILE (\"-\": stdout)\n"
-	"      --nodev-blacklist FILE  append \"blacklist NAME\" to FILE for each driver a\n"
-	"                           CPU's modalias matched whose init() said ENODEV,\n"
-	"                           or that was skipped for a dependency that did\n"
-	"                           (for /run/modprobe.d; modpreload.nodev=0 disables)\n"
-	"      --kmsg               log to /dev/kmsg instead of stderr\n"
-	"      --no-kstats          do not read /sys/kernel/debug/modules/stats\n"
-	"      --estimate           estimate what the duplicates would have cost the\n"
-	"                           kernel (the report's duplicate_cost; always with -n)\n"
-	"  -q, --quiet              errors only\n"
-	"  -v, --verbose            more (twice: debug)\n"
-	"      --sysfs DIR          sysfs to read (default /sys)\n"
-	"      --no-fork            load in this process (a hung init() then holds it)\n"
-	"  -h, --help               this text\n"
-	"  -V, --version            the version\n"
+	"\n";
+static const char usage_tail[] =
 	"\n"
 	"Exit status: 0 all loaded or already live, or handed over; 1 some failed, hung or were\n"
 	"skipped; 2 usage; 3 nothing could be done (no module directory or index);\n"
 	"4 the report (or -h, -V) could not be written.\n";
 
+/* the long options without a short one */
 enum {
 	OPT_COLDPLUG = 256, OPT_NO_DEFAULT_CONFIG, OPT_CMDLINE, OPT_WAVES, OPT_SETTLE,
 	OPT_KMSG, OPT_NO_KSTATS, OPT_SYSFS, OPT_NO_FORK, OPT_ORDER, OPT_POOL, OPT_PROFILE,
@@ -88,40 +33,105 @@ enum {
 	OPT_HANDOVER, OPT_HOLD_DIR, OPT_ESTIMATE,
 };
 
-static const struct option longopts[] = {
-	{ "coldplug", no_argument, NULL, OPT_COLDPLUG },
-	{ "config", required_argument, NULL, 'c' },
-	{ "no-default-config", no_argument, NULL, OPT_NO_DEFAULT_CONFIG },
-	{ "list-config-files", required_argument, NULL, OPT_LIST_CONFIG },
-	{ "cmdline", required_argument, NULL, OPT_CMDLINE },
-	{ "modules-load", no_argument, NULL, OPT_MODULES_LOAD },
-	{ "nodev-blacklist", required_argument, NULL, OPT_NODEV },
-	{ "basedir", required_argument, NULL, 'd' },
-	{ "kernel-version", required_argument, NULL, 'S' },
-	{ "modprobe-config", required_argument, NULL, 'C' },
-	{ "jobs", required_argument, NULL, 'j' },
-	{ "waves", no_argument, NULL, OPT_WAVES },
-	{ "order", required_argument, NULL, OPT_ORDER },
-	{ "pool", required_argument, NULL, OPT_POOL },
-	{ "profile", required_argument, NULL, OPT_PROFILE },
-	{ "profile-out", required_argument, NULL, OPT_PROFILE_OUT },
-	{ "timeout", required_argument, NULL, 't' },
-	{ "settle-ms", required_argument, NULL, OPT_SETTLE },
-	{ "dry-run", no_argument, NULL, 'n' },
-	{ "report", required_argument, NULL, 'r' },
-	{ "kmsg", no_argument, NULL, OPT_KMSG },
-	{ "no-kstats", no_argument, NULL, OPT_NO_KSTATS },
-	{ "estimate", no_argument, NULL, OPT_ESTIMATE },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "sysfs", required_argument, NULL, OPT_SYSFS },
-	{ "no-fork", no_argument, NULL, OPT_NO_FORK },
-	{ "handover", no_argument, NULL, OPT_HANDOVER },
-	{ "hold-dir", required_argument, NULL, OPT_HOLD_DIR },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
+/* --help's headings */
+enum { NO_HEADING, REQUESTS, RESOLVING, LOADING, REPORTING };
+static const char headings[][10] = { "", "Requests", "Resolving", "Loading", "Reporting" };
+
+/*
+ * Every option, once: getopt_long()'s array, the short options' string,
+ * --help and the numeric options' bounds are made from this table, and
+ * lint checks the manual page (modpreload.8, written by hand) against it
+ * (scripts/lint-options.sh). What each option does is main()'s switch.
+ */
+struct cli_option {
+	const char *name;
+	short key;                /* its short letter, or an OPT_* */
+	signed char lim;          /* the mp_limits[] entry that bounds it, or -1 */
+	unsigned char heading;    /* --help's heading before it, or NO_HEADING */
+	const char *arg;          /* its argument in --help; NULL: it takes none */
+	/* --help's text: after a newline, a line of its own in the column; a
+	 * first newline puts it all under the option; %u: the limit's default */
+	const char *help;
 };
+
+static const struct cli_option options[] = {
+	{ "coldplug", OPT_COLDPLUG, -1, REQUESTS, NULL,
+	  "every device's modalias under /sys/devices, and the\n"
+	  "devices that appear while modules load" },
+	{ "config", 'c', -1, NO_HEADING, "FILE", "a modules-load.d style list (repeatable)" },
+	{ "no-default-config", OPT_NO_DEFAULT_CONFIG, -1, NO_HEADING, NULL,
+	  "skip /etc/modpreload.d, /run/modpreload.d,\n"
+	  "/usr/lib/modpreload.d" },
+	{ "list-config-files", OPT_LIST_CONFIG, -1, NO_HEADING, "ROOT",
+	  "\n"
+	  "print the modpreload.d lists read under ROOT\n"
+	  "(\"\" or /: this system's), one a line; exit" },
+	{ "modules-load", OPT_MODULES_LOAD, -1, NO_HEADING, NULL,
+	  "the lists systemd-modules-load reads: modules-load.d\n"
+	  "and modules_load= on the command line" },
+	{ "cmdline", OPT_CMDLINE, -1, NO_HEADING, "FILE",
+	  "kernel command line to read (default /proc/cmdline,\n"
+	  "\"\" for none): rd.modpreload.modules=, rd.driver.pre=,\n"
+	  "modprobe.blacklist=, module_blacklist=, mod.param=" },
+	{ "basedir", 'd', -1, RESOLVING, "DIR", "root under which lib/modules/KVER is" },
+	{ "kernel-version", 'S', -1, NO_HEADING, "V", "kernel version (default: the running one)" },
+	{ "modprobe-config", 'C', -1, NO_HEADING, "P",
+	  "modprobe.d file or directory to read instead of the\n"
+	  "default ones (repeatable)" },
+	{ "jobs", 'j', MP_LIM_JOBS, LOADING, "N", "loads at once (default: CPUs, at most %u)" },
+	{ "waves", OPT_WAVES, -1, NO_HEADING, NULL,
+	  "wait for each wave to finish before the next starts" },
+	{ "order", OPT_ORDER, -1, NO_HEADING, "ORDER",
+	  "which ready module first: critical (the longest\n"
+	  "chain of expected load time, default) or fifo" },
+	{ "pool", OPT_POOL, -1, NO_HEADING, "POOL",
+	  "adaptive (workers asleep in init() do not count\n"
+	  "against -j; the default without -j) or fixed\n"
+	  "(-j workers; the default with -j)" },
+	{ "profile", OPT_PROFILE, -1, NO_HEADING, "FILE",
+	  "the last boot's load times (default\n"
+	  "/usr/lib/modpreload/profile if there; \"\": none)" },
+	{ "profile-out", OPT_PROFILE_OUT, -1, NO_HEADING, "FILE",
+	  "write this run's times there (default: \"profile\"\n"
+	  "beside the report; \"\": nowhere)" },
+	{ "timeout", 't', MP_LIM_TIMEOUT_S, NO_HEADING, "SECONDS",
+	  "give up on an init() after this long (default %u)" },
+	{ "settle-ms", OPT_SETTLE, MP_LIM_SETTLE_MS, NO_HEADING, "MS",
+	  "coldplug: quiet time before the final rescan (%u)" },
+	{ "handover", OPT_HANDOVER, -1, NO_HEADING, NULL,
+	  "return (0; READY=1 under systemd) once the plan is\n"
+	  "whole, holding what is left from udev until it is\n"
+	  "live or failed; a child loads it and reports\n"
+	  "(rd.modpreload.handover=0 or modpreload.handover=0\n"
+	  "disables)" },
+	{ "hold-dir", OPT_HOLD_DIR, -1, NO_HEADING, "DIR",
+	  "where held modules are blacklisted (default\n"
+	  MP_HOLD_DIR ")" },
+	{ "dry-run", 'n', -1, NO_HEADING, NULL, "print the plan and load nothing" },
+	{ "report", 'r', -1, REPORTING, "FILE", "write the JSON report to FILE (\"-\": stdout)" },
+	{ "nodev-blacklist", OPT_NODEV, -1, NO_HEADING, "FILE",
+	  "append \"blacklist NAME\" to FILE for each driver a\n"
+	  "CPU's modalias matched whose init() said ENODEV,\n"
+	  "or that was skipped for a dependency that did\n"
+	  "(for /run/modprobe.d; modpreload.nodev=0 disables)" },
+	{ "kmsg", OPT_KMSG, -1, NO_HEADING, NULL, "log to /dev/kmsg instead of stderr" },
+	{ "no-kstats", OPT_NO_KSTATS, -1, NO_HEADING, NULL,
+	  "do not read /sys/kernel/debug/modules/stats" },
+	{ "estimate", OPT_ESTIMATE, -1, NO_HEADING, NULL,
+	  "estimate what the duplicates would have cost the\n"
+	  "kernel (the report's duplicate_cost; always with -n)" },
+	{ "quiet", 'q', -1, NO_HEADING, NULL, "errors only" },
+	{ "verbose", 'v', -1, NO_HEADING, NULL, "more (twice: debug)" },
+	{ "sysfs", OPT_SYSFS, -1, NO_HEADING, "DIR", "sysfs to read (default /sys)" },
+	{ "no-fork", OPT_NO_FORK, -1, NO_HEADING, NULL,
+	  "load in this process (a hung init() then holds it)" },
+	{ "help", 'h', -1, NO_HEADING, NULL, "this text" },
+	{ "version", 'V', -1, NO_HEADING, NULL, "the version" },
+};
+
+#define NOPTIONS (sizeof(options) / sizeof(options[0]))
+/* where --help's texts begin */
+#define HELP_COLUMN 27
 
 struct logger {
 	int fd;
@@ -186,21 +196,76 @@ static int parse_limit(const char *opt, int lim, const char *s, unsigned *out)
 /* -h and -V: a full disk or a closed pipe is said, not a silent success. */
 static int put_stdout(const char *s)
 {
-	if (fputs(s, stdout) < 0 || fflush(stdout) != 0) {
+	if (fputs(s, stdout) < 0 || fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "modpreload: standard output: %s\n", strerror(errno));
 		return MP_EXIT_OUTPUT;
 	}
 	return MP_EXIT_OK;
 }
 
-/* -h: the usage text, with the limits' defaults. */
+/* -h: the usage text, from the table, with the limits' defaults. */
 static int put_usage(void)
 {
-	char buf[sizeof(usage) + 32];
+	size_t i;
 
-	snprintf(buf, sizeof(buf), usage, mp_limits[MP_LIM_JOBS].def,
-		 mp_limits[MP_LIM_TIMEOUT_S].def, mp_limits[MP_LIM_SETTLE_MS].def);
-	return put_stdout(buf);
+	fputs(usage_head, stdout);
+	for (i = 0; i < NOPTIONS; i++) {
+		const struct cli_option *o = &options[i];
+		char help[512];
+		const char *h = help, *nl;
+		bool under;
+		int n;
+
+		/* the text is a format: its one %u, if any, the limit's default */
+		snprintf(help, sizeof(help), o->help, o->lim >= 0 ? mp_limits[o->lim].def : 0);
+		if (o->heading)
+			printf("%s:\n", headings[o->heading]);
+		if (o->key < 256)
+			n = printf("  -%c, --%s", o->key, o->name);
+		else
+			n = printf("      --%s", o->name);
+		if (o->arg)
+			n += printf(" %s", o->arg);
+		under = *h == '\n';
+		n = under ? HELP_COLUMN : n + 2 > HELP_COLUMN ? 2 : HELP_COLUMN - n;
+		for (h += under;; h = nl + 1, n = HELP_COLUMN) {
+			nl = strchrnul(h, '\n');
+			printf("%s%*s%.*s\n", under ? "\n" : "", n, "", (int)(nl - h), h);
+			under = false;
+			if (*nl == '\0')
+				break;
+		}
+	}
+	return put_stdout(usage_tail);
+}
+
+/* getopt_long()'s view of the table: its array and the short options. */
+static void getopt_tables(struct option *longopts, char *shortopts)
+{
+	size_t i;
+
+	for (i = 0; i < NOPTIONS; i++) {
+		longopts[i] = (struct option){ options[i].name, options[i].arg ? required_argument : no_argument,
+					       NULL, options[i].key };
+		if (options[i].key < 256) {
+			*shortopts++ = (char)options[i].key;
+			if (options[i].arg)
+				*shortopts++ = ':';
+		}
+	}
+	longopts[i] = (struct option){ NULL, 0, NULL, 0 };
+	*shortopts = '\0';
+}
+
+/* The table's entry for a key getopt_long() returned, or NULL. */
+static const struct cli_option *option_of(int key)
+{
+	size_t i;
+
+	for (i = 0; i < NOPTIONS; i++)
+		if (options[i].key == key)
+			return &options[i];
+	return NULL;
 }
 
 /* Growable NULL-terminated list of borrowed strings. */
@@ -263,19 +328,28 @@ int main(int argc, char **argv)
 	_cleanup_list_ const char **configs = NULL;
 	_cleanup_list_ const char **mpconf = NULL;
 	_cleanup_list_ const char **names = NULL;
+	struct option longopts[NOPTIONS + 1];
+	char shortopts[2 * NOPTIONS + 1];
 	int nconfigs = 0, nmpconf = 0, nnames = 0, c, i;
 	bool kmsg = getppid() == 1;
 
+	unsigned v = 0;
+
 	if (argc > 1 && strcmp(argv[1], "analyze") == 0)
 		return run_analyze(argv + 1);
-	unsigned v;
 
 	/* A reader that goes away (modpreload -n | head) makes write() fail
 	 * with EPIPE, which the report says, instead of killing the loader
 	 * with a signal that looks like a crash. */
 	signal(SIGPIPE, SIG_IGN);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "c:d:S:C:j:t:nr:qvhV", longopts, NULL)) != -1) {
+	getopt_tables(longopts, shortopts);
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		const struct cli_option *o = option_of(c);
+
+		/* a number, within the limits the table names for it */
+		if (o && o->lim >= 0 && parse_limit(o->name, o->lim, optarg, &v) != 0)
+			return MP_EXIT_USAGE;
 		switch (c) {
 		case OPT_COLDPLUG:
 			a.opts.coldplug = true;
@@ -311,8 +385,6 @@ int main(int argc, char **argv)
 				return MP_EXIT_NOTHING;
 			break;
 		case 'j':
-			if (parse_limit("jobs", MP_LIM_JOBS, optarg, &v) != 0)
-				return MP_EXIT_USAGE;
 			a.opts.jobs = (int)v;
 			break;
 		case OPT_WAVES:
@@ -335,13 +407,9 @@ int main(int argc, char **argv)
 			a.opts.profile_out = optarg;
 			break;
 		case 't':
-			if (parse_limit("timeout", MP_LIM_TIMEOUT_S, optarg, &v) != 0)
-				return MP_EXIT_USAGE;
 			a.opts.timeout_ms = v * 1000u;
 			break;
 		case OPT_SETTLE:
-			if (parse_limit("settle-ms", MP_LIM_SETTLE_MS, optarg, &v) != 0)
-				return MP_EXIT_USAGE;
 			a.opts.settle_ms = v;
 			break;
 		case 'n':

@@ -1,5 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
+ * Stage 5 of 8, plan: requests (request.c from names, lists and the
+ * command line; coldplug.c from devices) resolved with libkmod into the
+ * plan (this file; each module's parameters: modopts.c), and the last
+ * boot's profile in use (profile_io.c). One thread; it may call every
+ * stage before it, base to context.
+ */
+/*
  * Resolving requests into the plan, once, with libkmod: aliases, the full
  * dependency list from modules.dep.bin, softdeps, blacklists, options,
  * builtins and modules already live. Runs in one thread; libkmod is not
@@ -14,7 +21,7 @@
 #include "internal.h"
 
 struct mp_resolver {
-	const void *depbin;         /* modules.dep.bin, checked (ctx.c) */
+	const void *depbin;         /* modules.dep.bin, checked (moddir.c) */
 	size_t depbin_len;
 	struct mp_strmap *byname;   /* module name -> index in plan.mods */
 	struct mp_strmap *lookups;  /* normalised alias -> index in resolved[] */
@@ -86,58 +93,6 @@ int mp_plan_start(struct mp_ctx *ctx)
 static bool is_builtin(struct kmod_module *km)
 {
 	return kmod_module_get_initstate(km) == KMOD_MODULE_BUILTIN;
-}
-
-/*
- * libkmod's options for a module are modprobe.d's, then those it read in
- * /proc/cmdline: how long the first part is. Should the end not be what
- * our reading of /proc/cmdline gives (an option named by an alias), all
- * of it is kept.
- */
-static size_t config_len(const struct mp_ctx *ctx, const char *base, const char *name)
-{
-	const struct mp_cmdline *k = mp_ctx_kcmdline(ctx);
-	size_t all = base ? strlen(base) : 0, len = all;
-	int i;
-
-	for (i = k->noptions; i-- > 0;) {
-		const char *param = k->options[i].param;
-		size_t n = strlen(param);
-
-		if (strcmp(k->options[i].module, name) != 0)
-			continue;
-		if (n > len || memcmp(base + len - n, param, n) != 0 ||
-		    (n < len && base[len - n - 1] != ' '))
-			return all;
-		len -= n < len ? n + 1 : n;
-	}
-	return len;
-}
-
-/*
- * A module's options as modprobe passes them: modprobe.d's, then the
- * kernel command line's. Those libkmod read in /proc/cmdline make way
- * for ours, read with the same rules from the file we were given (a copy
- * of /proc/cmdline in dracut and initramfs-tools, itself in mkinitcpio):
- * the same options whichever it was, each once.
- */
-static char *options_for(struct mp_ctx *ctx, const char *base, const char *name)
-{
-	const struct mp_cmdline *cl = mp_ctx_cmdline(ctx);
-	size_t len = config_len(ctx, base, name);
-	char *opts = len ? strndup(base, len) : NULL;
-	int i;
-
-	for (i = 0; i < cl->noptions; i++) {
-		char *more;
-
-		if (strcmp(cl->options[i].module, name) != 0)
-			continue;
-		more = mp_strdup_printf("%s%s%s", opts ? opts : "", opts ? " " : "", cl->options[i].param);
-		free(opts);
-		opts = more;
-	}
-	return opts;
 }
 
 /* Why a module is in the plan, as three parts put together: "dependency
@@ -248,7 +203,7 @@ static bool settle(struct mp_ctx *ctx, struct mp_module *m, const char *name, bo
 		mp_warn(ctx, "%s: modprobe.d install command not run; left to modprobe", name);
 		return true;
 	}
-	m->options = options_for(ctx, options, name);
+	m->options = mp_modopts_for(ctx, options, name);
 	switch (env->live_state ? mp_initstate(env->sysfs, name) : MP_INITSTATE_NONE) {
 	case MP_INITSTATE_LIVE:
 		m->state = MP_LIVE;
@@ -294,7 +249,7 @@ static int add_module(struct mp_ctx *ctx, struct kmod_module *km, struct why why
 		}
 		return 0;
 	}
-	m->path = mp_ctx_real_path(ctx, path);
+	m->path = mp_moddir_real_path(ctx, path);
 	if (m->path && stat(m->path, &st) == 0) {
 		m->size = st.st_size;
 	} else {

@@ -1,5 +1,13 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
+ * Stage 2 of 8, parse: readers of what comes from outside, each a function
+ * of the bytes it is given, so that unit tests and fuzzers reach them
+ * alone: the kernel command line (cmdline.c), modules-load.d lists
+ * (confparse.c), uevents (uevent.c), depmod's indexes (index.c), the
+ * kernel's module statistics (kstats.c) and the profile's format
+ * (profile.c). They know no context and may call base only.
+ */
+/*
  * The kernel command line, split and unquoted as the kernel's next_arg()
  * does it: a double quote toggles quoting (blanks inside do not split),
  * but only a quote opening the word, one right after its first '=' and

@@ -82,7 +82,7 @@ void mp_outcome_totals(const struct mp_ctx *ctx, struct mp_totals *t)
 			t->bytes_not_read_deps += (uint64_t)m->size * (m->requests_with_dependents - 1);
 		}
 		/* a dry run counts what it would read */
-		if (m->read || (mp_ctx_opts(ctx)->dry_run && m->state == MP_PENDING))
+		if (m->read || (mp_ctx_env(ctx)->dry_run && m->state == MP_PENDING))
 			t->bytes_read += (uint64_t)m->size;
 		if (m->wave + 1 > t->nwaves)
 			t->nwaves = m->wave + 1;

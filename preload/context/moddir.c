@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* The context: options, the module directory, libkmod, the kernel's
- * abilities, the command line. Made once, in one thread. */
+/* The module directory and libkmod's view of it: found under the base
+ * directory, its indexes checked before libkmod maps them (a bad one set
+ * aside in a shadow directory), libkmod's messages through our log. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -12,31 +13,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "internal.h"
-
-struct mp_ctx {
-	struct mp_options opts;
-	struct mp_env env;
-	mp_log_fn log;
-	void *log_data;
-	struct mp_cmdline cmdline;
-	struct mp_cmdline kcmdline; /* /proc/cmdline, when cmdline is another file */
-	struct mp_plan plan;
-	struct mp_resolver *resolver;   /* the planner's (plan.c), which set it */
-	void (*resolver_free)(struct mp_resolver *);
-	struct mp_coldplug coldplug;
-	struct mp_result result;
-
-	/* libkmod's view of the module directory (see make_shadow) */
-	struct kmod_ctx *kmod;
-	char kmod_dir[PATH_MAX];
-	int kmod_dir_fd;        /* the N of /proc/self/fd/N there, or -1 */
-	char shadow[PATH_MAX];  /* moddir without bad indexes, while it exists */
-	/* modules.dep.bin, mapped by its check: libkmod drops a dependency
-	 * whose file is gone without telling its caller (plan.c) */
-	void *depbin;
-	size_t depbin_len;
-};
+#include "ctx.h"
 
 /* depmod's indexes libkmod maps; only modules.dep.bin is indispensable. */
 static const char *const indexes[] = {
@@ -238,7 +215,7 @@ static int shadow_entry(int dfd, const char *moddir, const char *name, bool bad)
 	return write(fd, empty_index, sizeof(empty_index)) == sizeof(empty_index) ? 0 : -EIO;
 }
 
-static void remove_shadow(struct mp_ctx *ctx)
+void mp_moddir_remove_shadow(struct mp_ctx *ctx)
 {
 	struct dirent *de;
 	DIR *dp;
@@ -268,7 +245,7 @@ static void remove_shadow(struct mp_ctx *ctx)
  * in an init() or dead of a signal never cleans up. So libkmod is given
  * it as /proc/self/fd/N; once the indexes are mapped, N is pointed at the
  * real module directory (where the links lead anyway: the paths libkmod
- * makes still resolve, and mp_ctx_real_path maps them back) and the
+ * makes still resolve, and mp_moddir_real_path maps them back) and the
  * directory is removed before anything is loaded.
  */
 static int make_shadow(struct mp_ctx *ctx, unsigned bad)
@@ -326,13 +303,13 @@ static void drop_shadow(struct mp_ctx *ctx)
 	/* without /proc, or if N cannot be pointed elsewhere, libkmod's
 	 * paths lead through it: it stays until the end */
 	if (ctx->kmod_dir_fd >= 0 && dup3(ctx->env.moddir_fd, ctx->kmod_dir_fd, O_CLOEXEC) >= 0)
-		remove_shadow(ctx);
+		mp_moddir_remove_shadow(ctx);
 }
 
 /* The module directory again by its path, in place of the one opened at
  * the start (after switch-root, that one's files are gone): the same fd
  * number, so a worker opening beneath it meanwhile sees one or the other. */
-int mp_ctx_reopen_moddir(struct mp_ctx *ctx)
+int mp_moddir_reopen(struct mp_ctx *ctx)
 {
 	int fd = open(ctx->env.moddir, O_PATH | O_DIRECTORY | O_CLOEXEC), r = 0;
 
@@ -345,7 +322,7 @@ int mp_ctx_reopen_moddir(struct mp_ctx *ctx)
 }
 
 /* A path libkmod gave, under the module directory it knows. */
-char *mp_ctx_real_path(const struct mp_ctx *ctx, const char *path)
+char *mp_moddir_real_path(const struct mp_ctx *ctx, const char *path)
 {
 	size_t n = strlen(ctx->kmod_dir);
 
@@ -355,65 +332,32 @@ char *mp_ctx_real_path(const struct mp_ctx *ctx, const char *path)
 	return strdup(path);
 }
 
-static void read_compression(struct mp_ctx *ctx)
+/* The module directory: found, opened, and its modules.dep.bin checked,
+ * the one index nothing works without; the others are libkmod's. */
+int mp_moddir_open(struct mp_ctx *ctx)
 {
-	char path[PATH_MAX + 32];
-	size_t len = 0;
+	unsigned bad;
+	int r;
 
-	snprintf(path, sizeof(path), "%s/module/compression", ctx->env.sysfs);
-	if (mp_read_file(path, ctx->env.compression, sizeof(ctx->env.compression), &len) < 0)
-		len = 0;
-	while (len > 0 && (ctx->env.compression[len - 1] == '\n' || ctx->env.compression[len - 1] == ' '))
-		len--;
-	ctx->env.compression[len] = '\0';
-}
-
-static int read_cmdline(struct mp_ctx *ctx)
-{
-	_cleanup_free_ char *buf = NULL;
-	size_t len;
-	int r, i;
-
-	/* what libkmod reads for options, to tell them apart (plan.c) */
-	if ((ctx->opts.cmdline == NULL || strcmp(ctx->opts.cmdline, "/proc/cmdline") != 0) &&
-	    mp_read_file_alloc("/proc/cmdline", 1u << 20, &buf, &len) == 0) {
-		r = mp_cmdline_parse(buf, &ctx->kcmdline);
-		free(buf);
-		buf = NULL;
-		if (r < 0)
-			return r;
-	}
-	if (ctx->opts.cmdline == NULL || ctx->opts.cmdline[0] == '\0')
-		return 0;
-	/* whole: a word cut at a buffer's end would be another module name */
-	r = mp_read_file_alloc(ctx->opts.cmdline, 1u << 20, &buf, &len);
-	if (r == -ENOMEM)
-		return r;
-	if (r < 0) {
-		mp_warn(ctx, "%s: cannot read the kernel command line: %s",
-			ctx->opts.cmdline, mp_errno_name(-r));
-		return 0;
-	}
-	r = mp_cmdline_parse(buf, &ctx->cmdline);
+	r = find_moddir(ctx);
 	if (r < 0)
 		return r;
-	for (i = 0; i < ctx->cmdline.nbad; i++)
-		mp_warn(ctx, "kernel command line: bad value for %s, ignored", ctx->cmdline.bad[i]);
+	ctx->env.moddir_fd = open(ctx->env.moddir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (ctx->env.moddir_fd < 0) {
+		r = -errno;
+		mp_log(ctx, MP_LOG_ERR, "%s: %s", ctx->env.moddir, strerror(-r));
+		return r;
+	}
+	r = check_indexes(ctx, 0, 1, &bad);
+	if (r < 0)
+		return r;
+	snprintf(ctx->kmod_dir, sizeof(ctx->kmod_dir), "%s", ctx->env.moddir);
 	return 0;
-}
-
-static int default_jobs(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	if (n < 1)
-		n = 1;
-	return n > mp_limits[MP_LIM_JOBS].def ? (int)mp_limits[MP_LIM_JOBS].def : (int)n;
 }
 
 /* libkmod, on the module directory; bad indexes (but modules.dep.bin,
  * checked before) are kept out of its view. */
-static int open_kmod(struct mp_ctx *ctx)
+int mp_moddir_kmod(struct mp_ctx *ctx)
 {
 	unsigned bad;
 	int r;
@@ -442,243 +386,4 @@ static int open_kmod(struct mp_ctx *ctx)
 	else if (bad)
 		drop_shadow(ctx);
 	return 0;
-}
-
-struct kmod_ctx *mp_ctx_kmod(struct mp_ctx *ctx)
-{
-	return ctx->kmod;
-}
-
-__attribute__((format(printf, 4, 5)))
-static void log_direct(mp_log_fn log, void *data, int prio, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (log == NULL)
-		return;
-	va_start(ap, fmt);
-	log(data, prio, fmt, ap);
-	va_end(ap);
-}
-
-int mp_ctx_new(const struct mp_options *opts, mp_log_fn log, void *log_data,
-	       struct mp_ctx **out)
-{
-	struct mp_ctx *ctx = calloc(1, sizeof(*ctx));
-	unsigned bad;
-	int r;
-
-	*out = NULL;
-	if (ctx == NULL) {
-		r = -ENOMEM;
-		goto fail;
-	}
-	ctx->opts = *opts;
-	ctx->log = log;
-	ctx->log_data = log_data;
-	ctx->coldplug.uevent_fd = -1;
-	ctx->env.moddir_fd = -1;
-	ctx->kmod_dir_fd = -1;
-	ctx->env.t0 = mp_now_ns();
-	snprintf(ctx->env.sysfs, sizeof(ctx->env.sysfs), "%s", opts->sysfs ? opts->sysfs : "/sys");
-	r = read_cmdline(ctx);
-	if (r < 0)
-		goto fail;
-
-	ctx->env.jobs = opts->jobs > 0 ? opts->jobs : ctx->cmdline.jobs > 0 ? ctx->cmdline.jobs : default_jobs();
-	/* a count someone chose is a cap; the CPUs' count is only a start */
-	ctx->env.adaptive = opts->pool == MP_POOL_ADAPTIVE ||
-			    (opts->pool == MP_POOL_AUTO && opts->jobs <= 0 && ctx->cmdline.jobs <= 0);
-	if (ctx->env.jobs > (int)mp_limits[MP_LIM_JOBS].max)
-		ctx->env.jobs = (int)mp_limits[MP_LIM_JOBS].max;
-	ctx->env.timeout_ms = opts->timeout_ms ? opts->timeout_ms :
-			      (ctx->cmdline.timeout_s ? ctx->cmdline.timeout_s :
-			       mp_limits[MP_LIM_TIMEOUT_S].def) * 1000u;
-	/* Loading stops a little before the caller's bound, so that the
-	 * report and the status still reach it in time (run.c). */
-	if (opts->deadline_ms)
-		ctx->env.deadline = ctx->env.t0 + (uint64_t)(opts->deadline_ms -
-			(opts->deadline_ms / 4 < 500 ? opts->deadline_ms / 4 : 500)) * 1000000u;
-	if (ctx->opts.settle_ms == 0)
-		ctx->opts.settle_ms = mp_limits[MP_LIM_SETTLE_MS].def;
-	read_compression(ctx);
-
-	r = find_moddir(ctx);
-	if (r < 0)
-		goto fatal;
-	ctx->env.moddir_fd = open(ctx->env.moddir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (ctx->env.moddir_fd < 0) {
-		r = -errno;
-		mp_log(ctx, MP_LOG_ERR, "%s: %s", ctx->env.moddir, strerror(-r));
-		goto fatal;
-	}
-	/* modules.dep.bin, the one index nothing works without; the others
-	 * are libkmod's */
-	r = check_indexes(ctx, 0, 1, &bad);
-	if (r < 0)
-		goto fatal;
-	snprintf(ctx->kmod_dir, sizeof(ctx->kmod_dir), "%s", ctx->env.moddir);
-	ctx->env.profile.state = "none";
-	r = open_kmod(ctx);
-	if (r == -ENOMEM)
-		goto fail;
-	if (r < 0)
-		goto fatal;
-	*out = ctx;
-	return 0;
-
-fatal:
-	remove_shadow(ctx);
-	ctx->result.fatal = true;
-	*out = ctx;
-	return r;
-fail:
-	/* no context for the caller to report through: say it here */
-	log_direct(log, log_data, MP_LOG_ERR, "cannot start: %s", strerror(-r));
-	mp_ctx_free(ctx);
-	return r;
-}
-
-void mp_ctx_free(struct mp_ctx *ctx)
-{
-	if (ctx == NULL)
-		return;
-	if (ctx->resolver)
-		ctx->resolver_free(ctx->resolver);
-	if (ctx->kmod)
-		kmod_unref(ctx->kmod);
-	remove_shadow(ctx);
-	if (ctx->kmod_dir_fd >= 0)
-		close(ctx->kmod_dir_fd);
-	if (ctx->coldplug.uevent_fd >= 0)
-		close(ctx->coldplug.uevent_fd);
-	mp_strmap_free(ctx->coldplug.devices);
-	if (ctx->env.moddir_fd >= 0)
-		close(ctx->env.moddir_fd);
-	if (ctx->depbin)
-		munmap(ctx->depbin, ctx->depbin_len);
-	mp_graph_free(&ctx->plan);
-	mp_cmdline_free(&ctx->cmdline);
-	mp_cmdline_free(&ctx->kcmdline);
-	free(ctx->result.kstats_before);
-	free(ctx->result.kstats_after);
-	mp_profile_free(ctx->env.profile.profile);
-	free(ctx);
-}
-
-/* Like strchr(): a const context's plan is the caller's to write or not. */
-struct mp_plan *mp_ctx_plan(const struct mp_ctx *ctx)
-{
-	return (struct mp_plan *)&ctx->plan;
-}
-
-const struct mp_options *mp_ctx_opts(const struct mp_ctx *ctx)
-{
-	return &ctx->opts;
-}
-
-const struct mp_env *mp_ctx_env(const struct mp_ctx *ctx)
-{
-	return &ctx->env;
-}
-
-const struct mp_cmdline *mp_ctx_cmdline(const struct mp_ctx *ctx)
-{
-	return &ctx->cmdline;
-}
-
-const struct mp_cmdline *mp_ctx_kcmdline(const struct mp_ctx *ctx)
-{
-	const char *f = ctx->opts.cmdline;
-
-	return f && strcmp(f, "/proc/cmdline") == 0 ? &ctx->cmdline : &ctx->kcmdline;
-}
-
-/* The planner's state, made by the planner (mp_plan_start()) and freed
- * with the context: the context knows no more of it than how to free it. */
-void mp_ctx_set_resolver(struct mp_ctx *ctx, struct mp_resolver *r, void (*free_fn)(struct mp_resolver *))
-{
-	ctx->resolver = r;
-	ctx->resolver_free = free_fn;
-}
-
-/* The profile as the run uses it: the conductor loads it (profile_io.c);
- * for every other stage it is part of the env, read-only. */
-struct mp_profile_use *mp_ctx_profile_use(struct mp_ctx *ctx)
-{
-	return &ctx->env.profile;
-}
-
-/* modules.dep.bin, mapped and checked (check_indexes()) */
-void mp_ctx_depbin(const struct mp_ctx *ctx, const void **buf, size_t *len)
-{
-	*buf = ctx->depbin;
-	*len = ctx->depbin_len;
-}
-
-struct mp_resolver *mp_ctx_resolver(struct mp_ctx *ctx)
-{
-	return ctx->resolver;
-}
-
-struct mp_coldplug *mp_ctx_coldplug(struct mp_ctx *ctx)
-{
-	return &ctx->coldplug;
-}
-
-struct mp_result *mp_ctx_result(const struct mp_ctx *ctx)
-{
-	return (struct mp_result *)&ctx->result;
-}
-
-/* Every line the library logs quotes input somewhere (a name, an alias,
- * a path, an option): its control bytes go out escaped, whatever the
- * caller's log function does with the line. */
-void mp_logv(struct mp_ctx *ctx, int prio, const char *fmt, va_list ap)
-{
-	char text[1024], shown[1024];
-
-	if (ctx->log == NULL)
-		return;
-	vsnprintf(text, sizeof(text), fmt, ap);
-	mp_escape_ctl(text, shown, sizeof(shown));
-	log_direct(ctx->log, ctx->log_data, prio, "%s", shown);
-}
-
-void mp_log(struct mp_ctx *ctx, int prio, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	mp_logv(ctx, prio, fmt, ap);
-	va_end(ap);
-}
-
-/* A warning is logged and kept for the report. */
-void mp_warn(struct mp_ctx *ctx, const char *fmt, ...)
-{
-	struct mp_plan *p = &ctx->plan;
-	va_list ap;
-	char *s = NULL;
-	int cap = p->nwarnings;
-
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	if (s == NULL)
-		return;
-	mp_log(ctx, MP_LOG_WARNING, "%s", s);
-	/* warnings are few: grow one at a time */
-	if (mp_append(&p->warnings, &p->nwarnings, &cap, sizeof(char *)) < 0) {
-		free(s);
-		return;
-	}
-	p->warnings[p->nwarnings - 1] = s;
-}
-
-/* mp_warn for the stages that do not know the context (graph.c). */
-void mp_warn_cb(void *ctx, const char *msg)
-{
-	mp_warn(ctx, "%s", msg);
 }

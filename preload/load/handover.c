@@ -265,7 +265,7 @@ void mp_handover_rejoin(struct mp_ctx *ctx)
 	    fchdir(fd) == 0 && chroot(".") == 0 && chdir("/") == 0) {
 		root_st = st;
 		mp_log(ctx, MP_LOG_INFO, "the root was switched: going on in the new one");
-		(void)mp_ctx_reopen_moddir(ctx);
+		(void)mp_moddir_reopen(ctx);
 	}
 	close(fd);
 }
