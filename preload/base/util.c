@@ -342,9 +342,12 @@ int mp_append(void *arrayp, int *n, int *cap, size_t elemsz)
 	return 0;
 }
 
+/* The names inline, not pointers: a table of pointers is relocated data,
+ * which these PIE objects keep in the writable segment (docs/design.md,
+ * "Building and packaging"). Linux's errno values are below 256. */
 static const struct {
-	int err;
-	const char *name;
+	unsigned char err;
+	char name[13];
 } errnames[] = {
 	{ EPERM, "EPERM" }, { ENOENT, "ENOENT" }, { EINTR, "EINTR" },
 	{ EIO, "EIO" }, { ENXIO, "ENXIO" }, { E2BIG, "E2BIG" },

@@ -15,7 +15,8 @@
 
 #include "internal.h"
 
-static const char *const state_names[] = {
+/* inline names: no relocated pointers (base/util.c's errnames says why) */
+static const char state_names[][8] = {
 	[MP_PENDING] = "pending", [MP_QUEUED] = "queued", [MP_RUNNING] = "running",
 	[MP_LOADED] = "loaded",   [MP_LIVE] = "live",     [MP_BUILTIN] = "builtin",
 	[MP_FAILED] = "failed",   [MP_SKIPPED] = "skipped", [MP_HUNG] = "hung",
@@ -391,7 +392,7 @@ int mp_graph_priorities(struct mp_plan *p, const struct mp_profile *prof)
 }
 
 /* Where a request came from, as the report names it. */
-static const char *const source_names[MP_SRC_MAX] = {
+static const char source_names[MP_SRC_MAX][9] = {
 	[MP_SRC_ARGUMENT] = "argument",
 	[MP_SRC_CONFIG] = "config",
 	[MP_SRC_CMDLINE] = "cmdline",

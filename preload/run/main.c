@@ -23,7 +23,7 @@ static const char usage_tail[] =
 	"\n"
 	"Exit status: 0 all loaded or already live, or handed over; 1 some failed, hung or were\n"
 	"skipped; 2 usage; 3 nothing could be done (no module directory or index);\n"
-	"4 the report (or -h, -V) could not be written.\n";
+	"4 the report (or -h, -V) could not be written. More: modpreload(8).\n";
 
 /* the long options without a short one */
 enum {
@@ -56,23 +56,21 @@ struct cli_option {
 
 static const struct cli_option options[] = {
 	{ "coldplug", OPT_COLDPLUG, -1, REQUESTS, NULL,
-	  "every device's modalias under /sys/devices, and the\n"
-	  "devices that appear while modules load" },
+	  "every device's modalias, and devices that appear\n"
+	  "while modules load" },
 	{ "config", 'c', -1, NO_HEADING, "FILE", "a modules-load.d style list (repeatable)" },
 	{ "no-default-config", OPT_NO_DEFAULT_CONFIG, -1, NO_HEADING, NULL,
 	  "skip /etc/modpreload.d, /run/modpreload.d,\n"
 	  "/usr/lib/modpreload.d" },
 	{ "list-config-files", OPT_LIST_CONFIG, -1, NO_HEADING, "ROOT",
 	  "\n"
-	  "print the modpreload.d lists read under ROOT\n"
-	  "(\"\" or /: this system's), one a line; exit" },
+	  "print the modpreload.d lists under ROOT; exit" },
 	{ "modules-load", OPT_MODULES_LOAD, -1, NO_HEADING, NULL,
 	  "the lists systemd-modules-load reads: modules-load.d\n"
 	  "and modules_load= on the command line" },
 	{ "cmdline", OPT_CMDLINE, -1, NO_HEADING, "FILE",
-	  "kernel command line to read (default /proc/cmdline,\n"
-	  "\"\" for none): rd.modpreload.modules=, rd.driver.pre=,\n"
-	  "modprobe.blacklist=, module_blacklist=, mod.param=" },
+	  "kernel command line to read (default /proc/cmdline;\n"
+	  "\"\": none)" },
 	{ "basedir", 'd', -1, RESOLVING, "DIR", "root under which lib/modules/KVER is" },
 	{ "kernel-version", 'S', -1, NO_HEADING, "V", "kernel version (default: the running one)" },
 	{ "modprobe-config", 'C', -1, NO_HEADING, "P",
@@ -85,9 +83,7 @@ static const struct cli_option options[] = {
 	  "which ready module first: critical (the longest\n"
 	  "chain of expected load time, default) or fifo" },
 	{ "pool", OPT_POOL, -1, NO_HEADING, "POOL",
-	  "adaptive (workers asleep in init() do not count\n"
-	  "against -j; the default without -j) or fixed\n"
-	  "(-j workers; the default with -j)" },
+	  "adaptive (default without -j) or fixed (with -j)" },
 	{ "profile", OPT_PROFILE, -1, NO_HEADING, "FILE",
 	  "the last boot's load times (default\n"
 	  "/usr/lib/modpreload/profile if there; \"\": none)" },
@@ -99,27 +95,21 @@ static const struct cli_option options[] = {
 	{ "settle-ms", OPT_SETTLE, MP_LIM_SETTLE_MS, NO_HEADING, "MS",
 	  "coldplug: quiet time before the final rescan (%u)" },
 	{ "handover", OPT_HANDOVER, -1, NO_HEADING, NULL,
-	  "return (0; READY=1 under systemd) once the plan is\n"
-	  "whole, holding what is left from udev until it is\n"
-	  "live or failed; a child loads it and reports\n"
-	  "(rd.modpreload.handover=0 or modpreload.handover=0\n"
-	  "disables)" },
+	  "return (READY=1 under systemd) once the plan is\n"
+	  "whole; a child finishes the loads, udev kept off them" },
 	{ "hold-dir", OPT_HOLD_DIR, -1, NO_HEADING, "DIR",
 	  "where held modules are blacklisted (default\n"
 	  MP_HOLD_DIR ")" },
 	{ "dry-run", 'n', -1, NO_HEADING, NULL, "print the plan and load nothing" },
 	{ "report", 'r', -1, REPORTING, "FILE", "write the JSON report to FILE (\"-\": stdout)" },
 	{ "nodev-blacklist", OPT_NODEV, -1, NO_HEADING, "FILE",
-	  "append \"blacklist NAME\" to FILE for each driver a\n"
-	  "CPU's modalias matched whose init() said ENODEV,\n"
-	  "or that was skipped for a dependency that did\n"
-	  "(for /run/modprobe.d; modpreload.nodev=0 disables)" },
+	  "blacklist there the CPU drivers that found no\n"
+	  "device (modpreload.nodev=0: off)" },
 	{ "kmsg", OPT_KMSG, -1, NO_HEADING, NULL, "log to /dev/kmsg instead of stderr" },
 	{ "no-kstats", OPT_NO_KSTATS, -1, NO_HEADING, NULL,
 	  "do not read /sys/kernel/debug/modules/stats" },
 	{ "estimate", OPT_ESTIMATE, -1, NO_HEADING, NULL,
-	  "estimate what the duplicates would have cost the\n"
-	  "kernel (the report's duplicate_cost; always with -n)" },
+	  "the report's duplicate_cost (always with -n)" },
 	{ "quiet", 'q', -1, NO_HEADING, NULL, "errors only" },
 	{ "verbose", 'v', -1, NO_HEADING, NULL, "more (twice: debug)" },
 	{ "sysfs", OPT_SYSFS, -1, NO_HEADING, "DIR", "sysfs to read (default /sys)" },
