@@ -4,6 +4,14 @@
 # kernel's tracepoints saw, split at the marker the initramfs wrote last
 # (guest/booted-marker.sh), as "MPT: key=value" lines on ttyS0; then off.
 #   root_init=1, system_state, ncpus, uptime_multi_user   the boot got there
+#                                            (and a trace marker, mpt_multi_user,
+#                                            written first thing)
+#   ho.*                                      with mpt.handover=NAME on the
+#                                            kernel command line: once NAME is
+#                                            final and no modpreload is left,
+#                                            what happened to it (harness/lib/
+#                                            lib.sh's mpt_handover, marker
+#                                            mpt_multi_user)
 #   initrd.calls, .ok, .errno_N, .loads       finit_module in the initramfs:
 #                                            calls, successes, failures by
 #                                            errno, module_load events
@@ -29,9 +37,13 @@ exec >/dev/ttyS0 2>&1
 kv() { echo "MPT: $1=$2"; }
 T=/sys/kernel/tracing
 [ -r $T/trace ] || mount -t tracefs tracefs $T
+echo mpt_multi_user >$T/trace_marker
+# shellcheck source=harness/lib/lib.sh
+. /mpt/lib.sh
 
 kv root_init 1
 kv uptime_multi_user "$(cut -d' ' -f1 /proc/uptime)"
+mpt_handover mpt_multi_user written
 # everything udev was asked is done: its workers' loads are in the trace
 udevadm settle --timeout=1800
 kv uptime_settled "$(cut -d' ' -f1 /proc/uptime)"
