@@ -294,7 +294,7 @@ mpt_loader_procs() {
 #   ho.state, ho.held_left, ho.procs_left    after it: NAME's initstate, the
 #                                            held files left, modpreloads left
 #   ho.rep.TAG.handover=present|null|missing, ho.rep.TAG.held=a,b,
-#   ho.rep.TAG.at_ms=N                       the "handover" object of each
+#   ho.rep.TAG.at_ms=N, ho.rep.TAG.replayed=N  the "handover" object of each
 #                                            report there is (TAG initramfs:
 #                                            /run/initramfs/modpreload.json,
 #                                            run: /run/modpreload/report.json,
@@ -346,8 +346,10 @@ mpt_handover() {
 			print p "handover=present"
 			a = s; sub(/.*"at_ms": */, "", a); sub(/[^0-9.].*/, "", a)
 			h = s; sub(/.*"held": *\[/, "", h); sub(/\].*/, "", h); gsub(/[" ]/, "", h)
+			r = s; sub(/.*"replayed": */, "", r); sub(/[^0-9].*/, "", r)
 			print p "at_ms=" a
 			print p "held=" h
+			print p "replayed=" r
 		}'
 	done
 	mpt_trace_module "$mpt_ho"

@@ -20,15 +20,17 @@
 #       live, no held file left, no modpreload left; and the report
 #       (REPORT_TAG: initramfs, run or booted, as mpt_handover names them)
 #       says it held mpt_slowpci
-#   ho_check_replay RESULT MARKER
+#   ho_check_replay RESULT MARKER [REPORT_TAG]
 #       the failing variant (ret=-11): modpreload's one finit_module
 #       failed with EAGAIN after MARKER; then exactly one by a udev worker,
 #       entered after modpreload's returned (the replayed "add" event), also
-#       EAGAIN; nothing else; no held file left
+#       EAGAIN; nothing else; no held file left; the report says it held
+#       the module and replayed one device
 #   ho_details LABEL RESULT   the calls and the times, on stderr
 #   ho_summary RESULT         one line for the verdict's detail
 
 HO_MODULE=mpt_slowpci
+# shellcheck disable=SC2034 # for the cases
 HO_DEVICE=pci-testdev
 
 # ho_args [DELAY_MS [RET]]: the kernel command line of a hand-over boot
@@ -65,6 +67,16 @@ ho_common() { # RESULT MARKER
 		fail "modpreload's finit_module for $HO_MODULE returned at $(ho_call "$1" 1 4), before $2 ($_ho_m): the boot waited for it"
 }
 
+# ho_report RESULT TAG: the report TAG has a "handover" whose held names
+# the module
+ho_report() {
+	eq "report ($2) handover" "$(mpt_get "ho.rep.$2.handover" "$1")" present
+	case ,$(mpt_get "ho.rep.$2.held" "$1"), in
+	*,"$HO_MODULE",*) ;;
+	*) fail "report ($2) handover.held is '$(mpt_get "ho.rep.$2.held" "$1")', without $HO_MODULE" ;;
+	esac
+}
+
 ho_check() {
 	ho_common "$1" "$2"
 	eq "$HO_MODULE at $2" "$(mpt_get ho.state_at_marker "$1")" coming
@@ -78,11 +90,8 @@ ho_check() {
 	eq "modpreload's finit_module for $HO_MODULE returned (errno)" "$(ho_call "$1" 1 5)" 0
 	eq "$HO_MODULE at the end" "$(mpt_get ho.state "$1")" live
 	if [ -n "${3:-}" ]; then
-		eq "report ($3) handover" "$(mpt_get "ho.rep.$3.handover" "$1")" present
-		case ,$(mpt_get "ho.rep.$3.held" "$1"), in
-		*,"$HO_MODULE",*) ;;
-		*) fail "report ($3) handover.held is '$(mpt_get "ho.rep.$3.held" "$1")', without $HO_MODULE" ;;
-		esac
+		ho_report "$1" "$3"
+		eq "report ($3) handover.replayed" "$(mpt_get "ho.rep.$3.replayed" "$1")" 0
 	fi
 }
 
@@ -98,6 +107,10 @@ ho_check_replay() {
 	ho_lt "$(ho_call "$1" 1 4)" "$(ho_call "$1" 2 3)" ||
 		fail "the udev worker's call entered at $(ho_call "$1" 2 3), before modpreload's returned ($(ho_call "$1" 1 4)): no replay, a race"
 	eq "$HO_MODULE at the end" "$(mpt_get ho.state "$1")" none
+	if [ -n "${3:-}" ]; then
+		ho_report "$1" "$3"
+		eq "report ($3) handover.replayed" "$(mpt_get "ho.rep.$3.replayed" "$1")" 1
+	fi
 }
 
 ho_details() {

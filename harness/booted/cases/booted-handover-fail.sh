@@ -1,0 +1,35 @@
+#!/bin/sh
+# tier: full
+# The hand-over's failing variant, on the whole boot (harness/booted/host.sh,
+# booted-storm's image and root): QEMU's pci-testdev and mpt_slowpci with
+# ret=-11 and a short init() (MP_BOOTED_FAIL_MS, default 3 s), 4 vCPUs.
+# The booted system's modpreload-coldplug.service hands it over and holds it
+# from udev; its init() fails with EAGAIN; the holder removes the held file
+# and, once udevd can have seen that (3 s), replays the device's "add":
+# from the kernel's trace, exactly one finit_module by modpreload (EAGAIN),
+# then exactly one by a udev worker entered after it returned (EAGAIN
+# again), nothing else for it; the boot reaches multi-user.target (the
+# root's report ran); no held file left; the report says it replayed one
+# device (harness/lib/scenarios/handover.sh's ho_check_replay). About 4
+# minutes.
+set -u
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+# shellcheck source=harness/booted/host.sh
+. "$top/harness/booted/host.sh"
+# shellcheck source=harness/lib/scenarios/handover.sh
+. "$top/harness/lib/scenarios/handover.sh"
+name=booted-handover-fail
+smp=${MP_BOOTED_FAIL_CPUS:-4}
+
+bt_setup || fail_all "setup failed (see $DEB_WORK/setup.log and $DEB_WORK/logs/)"
+
+res=$DEB_WORK/logs/handover-fail-$smp.txt
+rc=0
+BT_DEVICES=$HO_DEVICE BT_APPEND=$(ho_args "${MP_BOOTED_FAIL_MS:-3000}" -11)
+bt_boot "$res" "$DEB_WORK/logs/handover-fail-$smp.serial" "$smp" with || rc=$?
+BT_DEVICES='' BT_APPEND=''
+[ "$rc" = 0 ] || fail "$(mpt_boot_why "$rc" "$res") (see $DEB_WORK/logs/handover-fail-$smp.serial)"
+bt_check_common "$res"
+ho_check_replay "$res" mpt_multi_user booted
+ho_details "booted, failing hand-over, $smp vCPUs" "$res"
+verdict "$name/${smp}cpu" "$(ho_summary "$res"); then a udev worker at $(ho_call "$res" 2 3)-$(ho_call "$res" 2 4) s"
