@@ -39,7 +39,7 @@ STATIC_LIBS := -lkmod -lzstd -llzma -lz -lpthread
 
 # the library core: every stage of the pipeline
 CORE := util limits strmap cmdline confparse uevent index ctx request coldplug plan baked baked_io graph \
-	sched load initstate decompress dupcost sys kstats json outcome report profile profile_io nodev run
+	sched load initstate decompress dupcost sys kstats json outcome report profile profile_io nodev handover run
 CORE_SRC := $(CORE:%=preload/%.c)
 HDRS := $(wildcard preload/*.h)
 
@@ -114,7 +114,7 @@ $(B)/unit/shim.so: tests/shim/shim.c
 	$(CC) -std=gnu11 -Wall -Wextra -O1 -shared -fPIC -o $@ $< -lpthread
 
 # one test a source file: tests/unit/test_NAME.c tests preload/NAME.c
-UNIT_TESTS := util strmap cmdline confparse uevent index graph decompress dupcost kstats json profile
+UNIT_TESTS := util strmap cmdline confparse uevent index graph decompress dupcost kstats json profile handover
 UNIT_BINS := $(UNIT_TESTS:%=$(B)/unit/test_%) $(B)/unit/shim.so \
 	$(B)/asan/modpreload $(B)/tsan/modpreload $(EXTRA_UNIT)
 unit: $(UNIT_BINS)

@@ -111,6 +111,9 @@ static struct mp_run_args preload_args(const char *const *names, bool first)
 		.default_configs = first,
 		.report_path = first ? INIT_REPORT : NULL,
 		.fork_guard = true,
+		/* the root is mounted while slow init()s finish; a child of
+		 * ours finishes them and reports, in the new root */
+		.handover = true,
 		.log = init_log_lib,
 		.log_data = &lg,
 	};

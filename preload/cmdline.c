@@ -202,32 +202,32 @@ static int add_option(struct mp_cmdline *c, const struct word *w)
 	return 0;
 }
 
+/* KEY=0|no|off sets *off; 1|yes|on, or no value, leaves it; anything
+ * else is a word we do not understand. */
+static int off_switch(struct mp_cmdline *c, const char *key, const char *value, bool *off)
+{
+	if (value && (strcmp(value, "0") == 0 || strcmp(value, "no") == 0 || strcmp(value, "off") == 0))
+		*off = true;
+	else if (value && strcmp(value, "1") != 0 && strcmp(value, "yes") != 0 && strcmp(value, "on") != 0)
+		return push(&c->bad, &c->nbad, key);
+	return 0;
+}
+
 static int on_word(void *data, const struct word *w)
 {
 	struct mp_cmdline *c = data;
 	const char *key = w->key, *value = w->value;
 	unsigned u;
 
-	if (strcmp(key, "rd.modpreload") == 0) {
-		if (value && (strcmp(value, "0") == 0 || strcmp(value, "no") == 0 ||
-			      strcmp(value, "off") == 0))
-			c->disabled = true;
-		else if (value && strcmp(value, "1") != 0 && strcmp(value, "yes") != 0 &&
-			 strcmp(value, "on") != 0)
-			return push(&c->bad, &c->nbad, key);
-		return 0;
-	}
+	if (strcmp(key, "rd.modpreload") == 0)
+		return off_switch(c, key, value, &c->disabled);
 	/* The booted system's switches: modpreload.enable= is its unit's
-	 * condition, modpreload.nodev= ours; neither is a module's option. */
-	if (strcmp(key, "modpreload.nodev") == 0) {
-		if (value && (strcmp(value, "0") == 0 || strcmp(value, "no") == 0 ||
-			      strcmp(value, "off") == 0))
-			c->nodev_off = true;
-		else if (value && strcmp(value, "1") != 0 && strcmp(value, "yes") != 0 &&
-			 strcmp(value, "on") != 0)
-			return push(&c->bad, &c->nbad, key);
-		return 0;
-	}
+	 * condition, modpreload.nodev= ours; neither is a module's option.
+	 * The hand-over has one name for each stage; either turns it off. */
+	if (strcmp(key, "modpreload.nodev") == 0)
+		return off_switch(c, key, value, &c->nodev_off);
+	if (strcmp(key, "rd.modpreload.handover") == 0 || strcmp(key, "modpreload.handover") == 0)
+		return off_switch(c, key, value, &c->handover_off);
 	if (strcmp(key, "modpreload.enable") == 0)
 		return 0;
 	if (strcmp(key, "rd.modpreload.jobs") == 0) {

@@ -35,13 +35,17 @@ static int device_seen(struct mp_ctx *ctx, const char *devpath, bool *was)
 	return *was ? 0 : mp_strmap_put(cp->devices, devpath, 0);
 }
 
-static int device(struct mp_ctx *ctx, int dirfd, const char *devpath, enum mp_source src)
+struct visit {
+	mp_device_fn fn;
+	void *data;
+};
+
+/* A device's MODALIAS, to the visitor; a device without one is no error. */
+static int device(int dirfd, const char *devpath, const struct visit *v)
 {
 	char buf[UEVENT_MAX], alias[4096];
 	_cleanup_close_ int fd = openat(dirfd, "uevent", O_RDONLY | O_CLOEXEC);
 	ssize_t n;
-	bool was;
-	int r;
 
 	if (fd < 0)
 		return 0;
@@ -50,21 +54,35 @@ static int device(struct mp_ctx *ctx, int dirfd, const char *devpath, enum mp_so
 		return 0;
 	if (mp_uevent_modalias(buf, (size_t)n, alias, sizeof(alias)) < 0)
 		return 0;
-	r = device_seen(ctx, devpath, &was);
-	if (r < 0 || was)
-		return r;
-	return mp_request(ctx, alias, src);
+	return v->fn(dirfd, devpath, alias, v->data);
 }
 
-static int walk(struct mp_ctx *ctx, int dirfd, char *devpath, size_t len, int depth,
-		enum mp_source src)
+struct scan {
+	struct mp_ctx *ctx;
+	enum mp_source src;
+};
+
+static int request_device(int dirfd, const char *devpath, const char *alias, void *data)
+{
+	struct scan *sc = data;
+	bool was;
+	int r;
+
+	(void)dirfd;
+	r = device_seen(sc->ctx, devpath, &was);
+	if (r < 0 || was)
+		return r;
+	return mp_request(sc->ctx, alias, sc->src);
+}
+
+static int walk(int dirfd, char *devpath, size_t len, int depth, const struct visit *v)
 {
 	_cleanup_close_ int self = dirfd;
 	struct dirent *de;
 	DIR *dp;
 	int r;
 
-	r = device(ctx, dirfd, devpath, src);
+	r = device(dirfd, devpath, v);
 	if (r < 0 || depth >= SYSFS_DEPTH_MAX)
 		return r;
 	dp = fdopendir(dup(dirfd));
@@ -93,16 +111,17 @@ static int walk(struct mp_ctx *ctx, int dirfd, char *devpath, size_t len, int de
 			continue;
 		devpath[len] = '/';
 		memcpy(devpath + len + 1, de->d_name, nlen + 1);
-		r = walk(ctx, sub, devpath, len + 1 + nlen, depth + 1, src);
+		r = walk(sub, devpath, len + 1 + nlen, depth + 1, v);
 		devpath[len] = '\0';
 	}
 	closedir(dp);
 	return r;
 }
 
-int mp_coldplug_scan(struct mp_ctx *ctx, enum mp_source src)
+int mp_coldplug_foreach(struct mp_ctx *ctx, mp_device_fn fn, void *data)
 {
 	char root[PATH_MAX + 16], devpath[PATH_MAX];
+	struct visit v = { fn, data };
 	int fd;
 
 	snprintf(root, sizeof(root), "%s/devices", mp_ctx_env(ctx)->sysfs);
@@ -112,7 +131,14 @@ int mp_coldplug_scan(struct mp_ctx *ctx, enum mp_source src)
 		return 0;
 	}
 	snprintf(devpath, sizeof(devpath), "/devices");
-	return walk(ctx, fd, devpath, strlen(devpath), 0, src);
+	return walk(fd, devpath, strlen(devpath), 0, &v);
+}
+
+int mp_coldplug_scan(struct mp_ctx *ctx, enum mp_source src)
+{
+	struct scan sc = { ctx, src };
+
+	return mp_coldplug_foreach(ctx, request_device, &sc);
 }
 
 /*

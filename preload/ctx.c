@@ -331,6 +331,21 @@ static void drop_shadow(struct mp_ctx *ctx)
 		remove_shadow(ctx);
 }
 
+/* The module directory again by its path, in place of the one opened at
+ * the start (after switch-root, that one's files are gone): the same fd
+ * number, so a worker opening beneath it meanwhile sees one or the other. */
+int mp_ctx_reopen_moddir(struct mp_ctx *ctx)
+{
+	int fd = open(ctx->env.moddir, O_PATH | O_DIRECTORY | O_CLOEXEC), r = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (dup3(fd, ctx->env.moddir_fd, O_CLOEXEC) < 0)
+		r = -errno;
+	close(fd);
+	return r;
+}
+
 /* A path libkmod gave, under the module directory it knows. */
 char *mp_ctx_real_path(const struct mp_ctx *ctx, const char *path)
 {

@@ -76,6 +76,11 @@ struct mp_result {
 	struct mp_kstats *kstats_before, *kstats_after;
 	/* what duplicates would cost the kernel if each reached it (dupcost.c) */
 	uint64_t dupcost_bytes, dupcost_dups;
+	/* the hand-over (handover.c): when the caller went on, ns since t0
+	 * (0: it waited for the end), and the devices whose "add" was replayed
+	 * for a held module that failed */
+	uint64_t handover_at;
+	unsigned replayed;
 };
 
 /* plan.c's own: libkmod and what it has resolved so far. */
@@ -150,6 +155,7 @@ void mp_ctx_depbin(const struct mp_ctx *ctx, const void **buf, size_t *len);
 struct mp_coldplug *mp_ctx_coldplug(struct mp_ctx *ctx);
 struct mp_result *mp_ctx_result(const struct mp_ctx *ctx);
 char *mp_ctx_real_path(const struct mp_ctx *ctx, const char *path);
+int mp_ctx_reopen_moddir(struct mp_ctx *ctx);
 void mp_log(struct mp_ctx *ctx, int prio, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void mp_logv(struct mp_ctx *ctx, int prio, const char *fmt, va_list ap);
@@ -165,6 +171,28 @@ const char *mp_request_source_name(enum mp_source s);
 
 /* --- coldplug (coldplug.c) --- */
 int mp_coldplug_scan(struct mp_ctx *ctx, enum mp_source src);
+/* Every device under sysfs/devices with a MODALIAS: fn(dirfd, devpath,
+ * alias, data); a non-zero return stops the walk and is returned. */
+typedef int (*mp_device_fn)(int dirfd, const char *devpath, const char *alias, void *data);
+int mp_coldplug_foreach(struct mp_ctx *ctx, mp_device_fn fn, void *data);
+
+/* --- the hand-over (handover.c) --- */
+/* Whether every module not final yet may be held from udev: only device
+ * aliases asked for it, none by name (the kernel's own requests, fs-*,
+ * crypto-*, and a modprobe by name pass a blacklist by). */
+bool mp_handover_possible(struct mp_ctx *ctx);
+bool mp_handover_device_alias(const char *alias); /* "bus:...", not fs-*, devname: */
+/* Holds them: a "blacklist NAME" file each in dir, and the process made
+ * ready to outlive its caller. 1: done; 0: not (nothing was left held). */
+int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0);
+/* After switch-root, into the new root (PID 1's), once; then the module
+ * directory again. Nothing before a hand-over. */
+void mp_handover_rejoin(struct mp_ctx *ctx);
+/* The end: the held files go, and a held module that failed has its
+ * devices' add replayed for udev. */
+void mp_handover_release(struct mp_ctx *ctx, const char *dir);
+/* READY=1 to $NOTIFY_SOCKET: 1 sent, 0 none to send to, -errno. */
+int mp_notify_ready(const char *status);
 
 /* --- scheduling and loading (sched.c) --- */
 /* Where the scheduler gets more work (run.c gives it). more() is asked on
@@ -175,6 +203,12 @@ struct mp_feed {
 	int fd;
 	int (*more)(void *data, bool rescan);
 	void *data;
+	/* Asked, once the plan is all in the kernel and only init()s run (all
+	 * coming), whether to let the caller go: 1 it was, and the feed is
+	 * closed from then on (udev owns new devices); 0 not now; -1 never in
+	 * this run. NULL: never. */
+	int (*handover)(void *data);
+	void (*tick)(void *data); /* every turn after the hand-over; may be NULL */
 };
 int mp_sched_run(struct mp_ctx *ctx, const struct mp_feed *feed);
 

@@ -55,6 +55,13 @@ static const char usage[] =
 	"                           beside the report; \"\": nowhere)\n"
 	"  -t, --timeout SECONDS    give up on an init() after this long (default %u)\n"
 	"      --settle-ms MS       coldplug: quiet time before the final rescan (%u)\n"
+	"      --handover           return (0; READY=1 under systemd) once only init()s\n"
+	"                           run, holding those modules from udev until they are\n"
+	"                           live or failed; a child finishes them and reports\n"
+	"                           (rd.modpreload.handover=0 or modpreload.handover=0\n"
+	"                           disables)\n"
+	"      --hold-dir DIR       where held modules are blacklisted (default\n"
+	"                           " MP_HOLD_DIR ")\n"
 	"  -n, --dry-run            print the plan and load nothing\n"
 	"Reporting:\n"
 	"  -r, --report FILE        write the JSON report to FILE (\"-\": stdout)\n"
@@ -71,7 +78,7 @@ static const char usage[] =
 	"  -h, --help               this text\n"
 	"  -V, --version            the version\n"
 	"\n"
-	"Exit status: 0 all loaded or already live; 1 some failed, hung or were\n"
+	"Exit status: 0 all loaded or already live, or handed over; 1 some failed, hung or were\n"
 	"skipped; 2 usage; 3 nothing could be done (no module directory or index);\n"
 	"4 the report (or -h, -V) could not be written.\n";
 
@@ -79,6 +86,7 @@ enum {
 	OPT_COLDPLUG = 256, OPT_NO_DEFAULT_CONFIG, OPT_CMDLINE, OPT_WAVES, OPT_SETTLE,
 	OPT_KMSG, OPT_NO_KSTATS, OPT_SYSFS, OPT_NO_FORK, OPT_ORDER, OPT_POOL, OPT_PROFILE,
 	OPT_PROFILE_OUT, OPT_MODULES_LOAD, OPT_NODEV, OPT_PLAN, OPT_BAKE, OPT_LIST_CONFIG,
+	OPT_HANDOVER, OPT_HOLD_DIR,
 };
 
 static const struct option longopts[] = {
@@ -110,6 +118,8 @@ static const struct option longopts[] = {
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "sysfs", required_argument, NULL, OPT_SYSFS },
 	{ "no-fork", no_argument, NULL, OPT_NO_FORK },
+	{ "handover", no_argument, NULL, OPT_HANDOVER },
+	{ "hold-dir", required_argument, NULL, OPT_HOLD_DIR },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -335,6 +345,12 @@ int main(int argc, char **argv)
 		case OPT_NO_FORK:
 			a.fork_guard = false;
 			break;
+		case OPT_HANDOVER:
+			a.handover = true;
+			break;
+		case OPT_HOLD_DIR:
+			a.hold_dir = optarg;
+			break;
 		case 'h':
 			return put_usage();
 		case 'V':
@@ -366,6 +382,7 @@ int main(int argc, char **argv)
 	}
 	a.names = names;
 	a.configs = configs;
+	a.argv0 = argv[0];
 	a.opts.modprobe_config = mpconf;
 	a.log = log_line;
 	a.log_data = &lg;

@@ -80,6 +80,9 @@ struct mp_module {
 	bool expect_known;  /* expect_ns is the profile's */
 	uint64_t prio;      /* expect_ns along the longest chain it starts:
 			       the ready queue hands out the highest first */
+	unsigned char holdable; /* handover.c: 0 not asked yet, 1 yes, 2 no */
+	bool held;          /* udev was kept off it at the hand-over */
+	bool nodev_listed;  /* nodev.c wrote its blacklist line */
 };
 
 struct mp_plan {

@@ -76,6 +76,11 @@ struct mp_run_args {
 	const char *report_path;
 	const char *bake_path;      /* write the tree's plan there, load nothing */
 	bool fork_guard;            /* run in a child so a hung init() cannot hold us */
+	bool handover;              /* with fork_guard: return once only init()s
+				       run, a child finishing them (handover.c) */
+	const char *hold_dir;       /* where held modules are blacklisted; NULL:
+				       MP_HOLD_DIR */
+	char *argv0;                /* made '@...' in an initrd: systemd spares it */
 	mp_log_fn log;
 	void *log_data;
 };
@@ -83,6 +88,8 @@ int mp_run(const struct mp_run_args *args);
 /* The modpreload.d lists a run reads under ROOT ("": /), each path on a
  * line to F, less those a name hides and masks (not a regular file). */
 int mp_list_config_files(const char *root, FILE *f);
+
+#define MP_HOLD_DIR "/run/modprobe.d"
 
 /* Exit statuses, shared by the CLI and /init. */
 enum {

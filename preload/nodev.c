@@ -49,7 +49,8 @@ bool mp_nodev_cpu_alias(const char *alias)
  * of those a CPU alone asked for. */
 static bool blacklistable(const struct mp_plan *p, const struct mp_module *m)
 {
-	return m->requests > 0 && m->requests_cpu == m->requests && mp_outcome_no_device(p, m);
+	return !m->nodev_listed && m->requests > 0 && m->requests_cpu == m->requests &&
+	       mp_outcome_no_device(p, m);
 }
 
 static const char header[] =
@@ -109,11 +110,12 @@ int mp_nodev_append(const char *path, const char *lines, size_t len)
 /*
  * Appends: the initramfs's run wrote its lines before switch-root, and
  * the booted system's run, which finds those modules blacklisted and does
- * not try them, adds its own.
+ * not try them, adds its own. A run that hands over writes twice, what it
+ * knew then and at the end what it learnt since: a line once.
  */
 int mp_nodev_write(struct mp_ctx *ctx, const char *path)
 {
-	const struct mp_plan *p = mp_ctx_plan(ctx);
+	struct mp_plan *p = mp_ctx_plan(ctx);
 	_cleanup_free_ char *buf = NULL;
 	size_t len = 0, cap = 1;
 	int i, n = 0, r;
@@ -133,6 +135,9 @@ int mp_nodev_write(struct mp_ctx *ctx, const char *path)
 		n++;
 	}
 	r = mp_nodev_append(path, buf, len);
+	for (i = 0; i < p->nmods && r == 0; i++)
+		if (blacklistable(p, &p->mods[i]))
+			p->mods[i].nodev_listed = true;
 	if (r < 0)
 		mp_log(ctx, MP_LOG_ERR, "%s: cannot write the no-device blacklist: %s (%s)", path,
 		       r == -EINVAL ? "not a regular file" : strerror(-r), mp_errno_name(-r));

@@ -197,6 +197,29 @@ static void json_profile(struct mp_json *j, const struct mp_ctx *ctx)
 	mp_json_obj_end(j);
 }
 
+/* When the caller went on while init()s ran (handover.c), and what was
+ * held from udev until it was final; null when the run went to its end. */
+static void json_handover(struct mp_json *j, const struct mp_ctx *ctx)
+{
+	const struct mp_result *res = mp_ctx_result(ctx);
+	const struct mp_plan *p = mp_ctx_plan(ctx);
+	int i;
+
+	if (res->handover_at == 0) {
+		mp_json_null(j, "handover");
+		return;
+	}
+	mp_json_obj_begin(j, "handover");
+	mp_json_ms(j, "at_ms", res->handover_at);
+	mp_json_arr_begin(j, "held");
+	for (i = 0; i < p->nmods; i++)
+		if (p->mods[i].held)
+			mp_json_str(j, NULL, p->mods[i].name);
+	mp_json_arr_end(j);
+	mp_json_u64(j, "replayed", res->replayed);
+	mp_json_obj_end(j);
+}
+
 int mp_report_json(struct mp_ctx *ctx, int fd)
 {
 	const struct mp_plan *p = mp_ctx_plan(ctx);
@@ -218,6 +241,7 @@ int mp_report_json(struct mp_ctx *ctx, int fd)
 	mp_json_u64(&j, "timeout_ms", env->timeout_ms);
 	mp_json_str(&j, "kernel_decompression", env->compression[0] ? env->compression : NULL);
 	mp_json_ms(&j, "elapsed_ms", mp_ctx_result(ctx)->elapsed);
+	json_handover(&j, ctx);
 	json_requests(&j, p);
 	mp_json_u64(&j, "unique", (uint64_t)p->nmods);
 	mp_json_u64(&j, "duplicates_collapsed", t.dup);

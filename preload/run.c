@@ -9,7 +9,9 @@
  * exec()s the real init would block in exec. So the child sends its exit
  * status down a pipe as soon as the report is written, and the caller
  * goes on without waiting for the child to be gone. With a deadline the
- * caller waits for the status no longer than that either.
+ * caller waits for the status no longer than that either. With a
+ * hand-over (handover.c) the child says so down the same pipe before the
+ * end, and the caller goes on then.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -127,11 +129,32 @@ static int plan_waves(struct mp_ctx *ctx)
 	return r < 0 ? r : mp_graph_priorities(mp_ctx_plan(ctx), mp_ctx_env(ctx)->profile.profile);
 }
 
+/* What the scheduler's callbacks need: the run, and the pipe to the
+ * caller (-1: none, and no hand-over). */
+struct conductor {
+	struct mp_ctx *ctx;
+	const struct mp_run_args *a;
+	int status_fd;
+};
+
+/* The byte that tells the caller it may go on (exit statuses are small). */
+#define MP_STATUS_HANDOVER 'H'
+
+static const char *hold_dir(const struct mp_run_args *a)
+{
+	return a->hold_dir ? a->hold_dir : MP_HOLD_DIR;
+}
+
+static bool nodev_on(struct mp_ctx *ctx, const struct mp_run_args *a)
+{
+	return a->nodev_path && !a->opts.dry_run && !mp_ctx_cmdline(ctx)->nodev_off;
+}
+
 /* The scheduler's feed: devices announced since the last call, or (rescan,
  * or announcements lost) all of them again. */
 static int more_devices(void *data, bool rescan)
 {
-	struct mp_ctx *ctx = data;
+	struct mp_ctx *ctx = ((struct conductor *)data)->ctx;
 	const struct mp_plan *p = mp_ctx_plan(ctx);
 	int before = p->nmods, r;
 
@@ -156,14 +179,54 @@ static void kstats(struct mp_ctx *ctx, bool after)
 				 &res->kstats_before, mp_warn_cb, ctx);
 }
 
-static int schedule(struct mp_ctx *ctx, const struct mp_run_args *a)
+/*
+ * Only init()s are left (sched.c): hold what is not final from udev, and
+ * let the caller go. The no-device blacklist known so far goes first, as
+ * it did when the caller waited for the end: udevd starts once the caller
+ * goes on, and reads both then.
+ */
+static int handover(void *data)
 {
-	struct mp_feed feed = { mp_ctx_coldplug(ctx)->uevent_fd, NULL, ctx };
+	struct conductor *c = data;
+	struct mp_coldplug *cp = mp_ctx_coldplug(c->ctx);
+	unsigned char b = MP_STATUS_HANDOVER;
+
+	if (!mp_handover_possible(c->ctx))
+		return 0;
+	if (mp_handover_hold(c->ctx, hold_dir(c->a), c->a->argv0) <= 0)
+		return -1; /* said why; asking again would say it again */
+	if (nodev_on(c->ctx, c->a))
+		(void)mp_nodev_write(c->ctx, c->a->nodev_path);
+	/* new devices are udev's from now on */
+	if (cp->uevent_fd >= 0) {
+		close(cp->uevent_fd);
+		cp->uevent_fd = -1;
+	}
+	if (write(c->status_fd, &b, 1) != 1) {
+		/* the caller is gone: nothing waits for us anyway */
+	}
+	return 1;
+}
+
+static void after_handover(void *data)
+{
+	mp_handover_rejoin(((struct conductor *)data)->ctx);
+}
+
+static int schedule(struct conductor *c)
+{
+	struct mp_ctx *ctx = c->ctx;
+	const struct mp_run_args *a = c->a;
+	struct mp_feed feed = { mp_ctx_coldplug(ctx)->uevent_fd, NULL, c, NULL, NULL };
 	uint64_t t;
 	int r = plan_waves(ctx);
 
 	if (a->opts.coldplug)
 		feed.more = more_devices;
+	if (a->handover && c->status_fd >= 0 && !mp_ctx_cmdline(ctx)->handover_off) {
+		feed.handover = handover;
+		feed.tick = after_handover;
+	}
 	if (r < 0 || a->opts.dry_run)
 		return r;
 	if (a->opts.kstats)
@@ -187,8 +250,9 @@ static bool any_hung(const struct mp_ctx *ctx)
 	return false;
 }
 
-static int run_here(const struct mp_run_args *a)
+static int run_here(const struct mp_run_args *a, int status_fd)
 {
+	struct conductor c = { NULL, a, status_fd };
 	struct mp_ctx *ctx = NULL;
 	struct mp_coldplug *cp;
 	struct mp_result *res;
@@ -225,19 +289,23 @@ static int run_here(const struct mp_run_args *a)
 			mp_warn(ctx, "cannot listen for uevents (%s); new devices are found by a rescan",
 				mp_errno_name(-cp->uevent_fd));
 	}
+	c.ctx = ctx;
 	r = gather(ctx, a);
 	if (r == 0)
-		r = schedule(ctx, a);
+		r = schedule(&c);
 	if (r == 0)
 		(void)mp_dupcost_plan(ctx, &res->dupcost_bytes, &res->dupcost_dups);
 	if (r < 0) {
 		mp_log(ctx, MP_LOG_ERR, "stopped: %s (%s)", strerror(-r), mp_errno_name(-r));
 		res->fatal = mp_ctx_plan(ctx)->nmods == 0;
 	}
+	/* after a switch-root, what follows is written in the new root */
+	mp_handover_rejoin(ctx);
 	/* before the report: a caller that waits for the report finds the
 	 * blacklist in place too (the file's errors are only logged) */
-	if (a->nodev_path && !a->opts.dry_run && !mp_ctx_cmdline(ctx)->nodev_off)
+	if (nodev_on(ctx, a))
 		(void)mp_nodev_write(ctx, a->nodev_path);
+	mp_handover_release(ctx, hold_dir(a));
 	if (a->report_path)
 		wr = write_report(ctx, a->report_path);
 	if (!a->opts.dry_run && !res->fatal) {
@@ -308,39 +376,26 @@ static ssize_t read_status(int fd, unsigned char *b, uint64_t deadline)
 	}
 }
 
-int mp_run(const struct mp_run_args *a)
+/* The child's status, as the caller of mp_run() gets it: at the end, or
+ * MP_EXIT_OK when the child let us go before it (MP_STATUS_HANDOVER). A
+ * systemd service's main process is let go by READY=1 (*notified) and
+ * stays until the end, so that the unit says what runs. */
+static int wait_child(const struct mp_run_args *a, int fd, pid_t pid, bool *notified)
 {
 	uint64_t deadline = a->opts.deadline_ms ? mp_now_ns() + a->opts.deadline_ms * 1000000ull : 0;
-	int fds[2], status;
 	unsigned char b;
+	int status;
 	ssize_t n;
-	pid_t pid;
 
-	if (!a->fork_guard)
-		return run_here(a);
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return run_here(a);
-	pid = fork();
-	if (pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return run_here(a);
+	n = read_status(fd, &b, deadline);
+	if (n == 1 && b == MP_STATUS_HANDOVER) {
+		/* systemd's unit is started now; its main process stays until
+		 * the end, as the unit's status should say. Anyone else goes. */
+		*notified = mp_notify_ready("handed over; init()s still running") > 0;
+		if (!*notified)
+			return MP_EXIT_OK;
+		n = read_status(fd, &b, deadline);
 	}
-	if (pid == 0) {
-		close(fds[0]);
-		b = (unsigned char)run_here(a);
-		/* A hung init() keeps this process alive: let go of the
-		 * caller's output, so a shell reading it sees its end. */
-		null_stdio();
-		signal(SIGPIPE, SIG_IGN); /* a caller past its deadline is gone */
-		if (write(fds[1], &b, 1) != 1) {
-			/* the parent is gone: nobody to tell */
-		}
-		_exit(b);
-	}
-	close(fds[1]);
-	n = read_status(fds[0], &b, deadline);
-	close(fds[0]);
 	if (n < 0 && errno == ETIMEDOUT) {
 		/* it stops loading a little before, and reports then: what
 		 * holds it is a stuck load, which it may not finish */
@@ -365,4 +420,42 @@ int mp_run(const struct mp_run_args *a)
 	}
 	log_to(a, MP_LOG_ERR, "the loader ended without a status");
 	return MP_EXIT_NOTHING;
+}
+
+int mp_run(const struct mp_run_args *a)
+{
+	bool notified = false;
+	int fds[2], status;
+	unsigned char b;
+	pid_t pid;
+
+	if (!a->fork_guard)
+		return run_here(a, -1);
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return run_here(a, -1);
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return run_here(a, -1);
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		signal(SIGPIPE, SIG_IGN); /* a caller past its deadline, or let go, is gone */
+		b = (unsigned char)run_here(a, fds[1]);
+		/* A hung init() keeps this process alive: let go of the
+		 * caller's output, so a shell reading it sees its end. */
+		null_stdio();
+		if (write(fds[1], &b, 1) != 1) {
+			/* the parent is gone: nobody to tell */
+		}
+		_exit(b);
+	}
+	close(fds[1]);
+	status = wait_child(a, fds[0], pid, &notified);
+	close(fds[0]);
+	/* a notify service that was not let go early is started now */
+	if (!notified)
+		(void)mp_notify_ready(status == MP_EXIT_OK ? "done" : "done, with problems: see the log");
+	return status;
 }

@@ -74,6 +74,10 @@ struct sched {
 	int wake[2];                   /* workers write a byte, we poll the other end */
 	int wave;                      /* --waves: the wave allowed to start */
 	struct mp_feed feed;           /* more work, from run.c */
+	bool handed_over;              /* the caller went on (feed.handover) */
+	uint64_t news_at;              /* when the plan last grew */
+	uint64_t handover_next;        /* when to ask feed.handover again */
+	uint64_t rescan_at;            /* may_hand_over()'s last rescan */
 	struct mp_budget budget;       /* memory for images decompressed here */
 };
 
@@ -655,6 +659,65 @@ static void wait_for_news(struct sched *s, uint64_t wait_ns)
 	pthread_mutex_lock(&s->lock);
 }
 
+/* How often the hand-over is considered again when it could not be made:
+ * each look reads a sysfs file a running load. */
+#define MP_HANDOVER_RETRY_NS (200u * 1000000u)
+
+/*
+ * Whether the caller may go on now (docs/handover-design.md): nothing is
+ * queued or waits to be applied, every running load is in its init()
+ * (coming, not still reading or checking), the feed has been quiet for
+ * settle_ms and a last rescan brings nothing. What is left is then only
+ * init()s, and what waits for them. Called with the lock held; a rescan
+ * that brings work releases it and says no.
+ */
+static bool may_hand_over(struct sched *s, uint64_t now, int *r)
+{
+	uint64_t settle = (uint64_t)s->opts->settle_ms * 1000000u;
+	int i;
+
+	if (s->feed.handover == NULL || s->handed_over || now < s->handover_next ||
+	    s->qlen > 0 || s->ndone > 0 || s->running == 0 || now - s->news_at < settle)
+		return false;
+	s->handover_next = now + MP_HANDOVER_RETRY_NS;
+	for (i = 0; i < s->nworkers; i++) {
+		const struct worker *w = s->workers[i];
+
+		if (w->job >= 0 && !w->abandoned &&
+		    mp_initstate(s->env->sysfs, s->plan->mods[w->job].name) != MP_INITSTATE_COMING)
+			return false;
+	}
+	/* one rescan for each quiet spell: a refused hand-over asks again,
+	 * and a walk of sysfs on every ask would cost more than the loads */
+	if (s->feed.more && s->rescan_at <= s->news_at) {
+		s->rescan_at = now;
+		*r = take_more(s, true);
+		if (*r != 0) {
+			s->news_at = now;
+			if (*r > 0)
+				*r = release_ready(s);
+			return false;
+		}
+	}
+	return true;
+}
+
+static void hand_over(struct sched *s, uint64_t now, int *r)
+{
+	int h;
+
+	if (!may_hand_over(s, now, r) || *r < 0)
+		return;
+	h = s->feed.handover(s->feed.data);
+	if (h < 0)
+		s->feed.handover = NULL; /* it cannot be done in this run */
+	if (h <= 0)
+		return;
+	s->handed_over = true;
+	s->feed.fd = -1;
+	s->feed.more = NULL;
+}
+
 static int loop(struct sched *s)
 {
 	const struct mp_env *env = s->env;
@@ -664,10 +727,15 @@ static int loop(struct sched *s)
 	pthread_mutex_lock(&s->lock);
 	count_waiting(s->plan);
 	r = release_ready(s);
+	s->news_at = mp_now_ns();
 	while (r == 0) {
 		enum next next = WAIT;
 		uint64_t wait_ns, now;
 
+		/* before results free more loads: those open their files in
+		 * the root that is there now */
+		if (s->handed_over && s->feed.tick)
+			s->feed.tick(s->feed.data);
 		r = apply_results(s);
 		if (r < 0)
 			break;
@@ -694,12 +762,25 @@ static int loop(struct sched *s)
 		}
 		if (s->feed.fd >= 0) {
 			r = take_more(s, false);
-			if (r > 0)
+			if (r > 0) {
 				quiet_since = 0;
+				s->news_at = now;
+			}
 			if (r >= 0)
 				r = release_ready(s);
 			if (r < 0)
 				break;
+		}
+		hand_over(s, now, &r);
+		if (r < 0)
+			break;
+		/* a refused hand-over is asked again when its retry is due */
+		if (s->feed.handover && !s->handed_over && s->running > 0 && s->qlen == 0) {
+			uint64_t t = mp_now_ns(), at = s->handover_next;
+
+			if (s->news_at + (uint64_t)s->opts->settle_ms * 1000000u > at)
+				at = s->news_at + (uint64_t)s->opts->settle_ms * 1000000u;
+			wait_ns = at <= t ? 0 : at - t < wait_ns ? at - t : wait_ns;
 		}
 		if (idle(s))
 			next = when_idle(s, &quiet_since, &wait_ns, &r);

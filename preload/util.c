@@ -2,8 +2,10 @@
 /* Small helpers every stage uses. */
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -166,6 +168,48 @@ int mp_write_full(int fd, const void *buf, size_t len)
 		len -= (size_t)n;
 	}
 	return 0;
+}
+
+/*
+ * The one way a file of ours is replaced: written under a fresh name
+ * beside path (mkostemp: O_EXCL, never a planted link) by fill(), made
+ * mode, then renamed over path, so that a reader sees the old file or
+ * the new one, never half of one. The directory is made if missing (its
+ * own errno is the one to tell: on a read-only /run, mkostemp would only
+ * say ENOENT). tmpl is the temporary name's last component before
+ * ".XXXXXX", NULL for path's own: a name a reader skips (libkmod reads
+ * only *.conf in modprobe.d) may be asked for. 0 or -errno; on an error
+ * nothing is left.
+ */
+int mp_write_atomic(const char *path, const char *tmpl, unsigned mode,
+		    int (*fill)(int fd, void *data), void *data)
+{
+	char tmp[PATH_MAX], dir[PATH_MAX];
+	const char *slash;
+	int fd, r;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	if (mkdir(dirname(dir), 0755) < 0 && errno != EEXIST)
+		return -errno;
+	slash = strrchr(path, '/');
+	if (tmpl == NULL)
+		r = snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
+	else
+		r = snprintf(tmp, sizeof(tmp), "%.*s%s.XXXXXX", slash ? (int)(slash - path + 1) : 0,
+			     path, tmpl);
+	if (r < 0 || (size_t)r >= sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = mkostemp(tmp, O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return -errno;
+	r = fchmod(fd, mode) < 0 ? -errno : fill(fd, data);
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	if (r == 0 && rename(tmp, path) < 0)
+		r = -errno;
+	if (r < 0)
+		(void)unlink(tmp);
+	return r;
 }
 
 /*

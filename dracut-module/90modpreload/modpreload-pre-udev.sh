@@ -6,8 +6,9 @@
 # Sourced, not run: by dracut's shell init (PID 1) right before it starts
 # udevd, or by dracut-pre-udev.service. So it never exits, never sets -e,
 # keeps its variables to _mp_* and unsets them: whatever modpreload does,
-# the boot goes on. modpreload itself gives up on an init() that hangs
-# (rd.modpreload.timeout=, 60 s by default) and returns.
+# the boot goes on. modpreload returns once what is left is init()s
+# running, and gives up on an init() that hangs (rd.modpreload.timeout=,
+# 60 s by default).
 
 # shellcheck source=/dev/null # the image's dracut-lib.sh
 type getargbool >/dev/null 2>&1 || . /lib/dracut-lib.sh
@@ -28,7 +29,11 @@ else
     # found no device are blacklisted for this boot in /run/modprobe.d, so
     # udevd's workers (here and, /run moving with the root, after
     # switch-root) do not ask for them once per CPU (modpreload.nodev=0: off)
-    /usr/sbin/modpreload --coldplug --kmsg \
+    # --handover: it returns once only init()s run, so the boot goes on
+    # beside a slow driver; a process of its own finishes them (udev leaves
+    # those modules alone until then) and writes the report, after
+    # switch-root too (rd.modpreload.handover=0: wait for them here)
+    /usr/sbin/modpreload --coldplug --handover --kmsg \
         --cmdline "$_mp_dir/modpreload.cmdline" \
         --nodev-blacklist /run/modprobe.d/modpreload-nodev.conf \
         --report "$_mp_dir/modpreload.json" \

@@ -39,6 +39,7 @@ cases="$cases missing_sibling config_big cmdline_long kmod_config shadow_gone"
 cases="$cases kstats_labels output report_tmp report_link report_rofs bombs_wait utf8"
 cases="$cases fifo_worse:sched pool:sched profile baked"
 cases="$cases small profile_where nodev_whole log_escaped dash_name cmdline_quotes list_config"
+cases="$cases handover:sched handover_named handover_fail handover_unwritable"
 
 # Every t_NAME of the topic files is in the list: one left out would never run.
 if [ -z "${MP_CASES:-}" ] && [ -z "$only" ]; then

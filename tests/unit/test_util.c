@@ -1,5 +1,13 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* util.c: module names, normalized and checked before they reach a path. */
+/* util.c: module names, normalized and checked before they reach a path;
+ * files replaced whole. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "internal.h"
 #define T_SUITE "util"
@@ -25,8 +33,71 @@ static void names(void)
 	CHECK(!mp_name_is_safe(""));
 }
 
+static int fill_text(int fd, void *data)
+{
+	return mp_write_full(fd, data, strlen(data));
+}
+
+static int fill_fails(int fd, void *data)
+{
+	(void)data;
+	(void)mp_write_full(fd, "half", 4);
+	return -ENOSPC;
+}
+
+/* entries in dir, less . and .. */
+static int entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+
+	while (d && (de = readdir(d)) != NULL)
+		n += de->d_name[0] != '.' || (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."));
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static void write_atomic(void)
+{
+	char dir[] = "/tmp/mp-atomic.XXXXXX", path[128], buf[64], link[160];
+	struct stat st;
+
+	CHECK(mkdtemp(dir) != NULL);
+	/* the directory is made; the file has the mode asked for */
+	snprintf(path, sizeof(path), "%s/sub/f.conf", dir);
+	CHECK(mp_write_atomic(path, NULL, 0644, fill_text, "one\n") == 0);
+	CHECK(mp_read_file(path, buf, sizeof(buf), NULL) == 0);
+	CHECK_STR(buf, "one\n");
+	CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0644);
+	/* replaced whole; a failing fill leaves the old file and no other */
+	CHECK(mp_write_atomic(path, ".f-new", 0600, fill_text, "two\n") == 0);
+	CHECK(mp_read_file(path, buf, sizeof(buf), NULL) == 0);
+	CHECK_STR(buf, "two\n");
+	CHECK(mp_write_atomic(path, NULL, 0644, fill_fails, NULL) == -ENOSPC);
+	CHECK(mp_read_file(path, buf, sizeof(buf), NULL) == 0);
+	CHECK_STR(buf, "two\n");
+	snprintf(buf, sizeof(buf), "%s/sub", dir);
+	CHECK(entries(buf) == 1);
+	/* a symlink at path is replaced, never written through */
+	snprintf(link, sizeof(link), "%s/victim", dir);
+	CHECK(mp_write_atomic(link, NULL, 0644, fill_text, "victim\n") == 0);
+	CHECK(unlink(path) == 0 && symlink(link, path) == 0);
+	CHECK(mp_write_atomic(path, NULL, 0644, fill_text, "three\n") == 0);
+	CHECK(lstat(path, &st) == 0 && S_ISREG(st.st_mode));
+	CHECK(mp_read_file(link, buf, sizeof(buf), NULL) == 0);
+	CHECK_STR(buf, "victim\n");
+	/* a directory that cannot be made: its errno */
+	snprintf(path, sizeof(path), "%s/victim/x/f", dir);
+	CHECK(mp_write_atomic(path, NULL, 0644, fill_text, "x") == -ENOTDIR);
+	snprintf(buf, sizeof(buf), "rm -rf '%s'", dir);
+	CHECK(system(buf) == 0);
+}
+
 int main(void)
 {
 	RUN(names);
+	RUN(write_atomic);
 	return t_failed ? 1 : 0;
 }

@@ -54,6 +54,9 @@ kv proc_count "$(wc -l </proc/modules)"
 kv soft_lockups "$(dmesg | grep -c 'soft lockup')"
 
 present() { if [ -s "$1" ]; then echo present; else echo absent; fi; }
+# the reports are kept once the runs that handed over are done: nothing in
+# the boot waits for that, this does (a start joins a run in progress)
+timeout 1800 systemctl start modpreload-save-report.service
 kv report_initrd "$(present /run/initramfs/modpreload.json)"
 kv report_booted "$(present /run/modpreload/booted.json)"
 kv report_kept "$(present /var/lib/modpreload/last-report.json)"

@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The hand-over (docs/handover-design.md): once every planned load is in
+ * the kernel and what is left is init()s running (sched.c decides when),
+ * the caller goes on, a hook returns, systemd gets READY=1, and this
+ * process finishes them, writes the report and exits. The slowest
+ * driver's init() then delays only what needs that driver.
+ *
+ * udev must not load an in-flight module again: its kmod builtin counts
+ * only a live module as loaded and calls finit_module for a coming one,
+ * which a kernel before 6.5 reads, checks and (before 6.4) allocates
+ * before it refuses it. So each module not final yet is held: a
+ * "blacklist NAME" file in /run/modprobe.d, which udev's lookups by alias
+ * honour, made before the caller goes on (udevd starts after it and reads
+ * it then) and removed at the end. A held module that failed had its
+ * devices' events skipped by udev: their "add" is replayed once udevd
+ * has seen the file go (it looks at most every 3 s), so that udev tries
+ * it once, as it would have without us.
+ *
+ * Held only if nothing but device aliases lead to it: a blacklisted
+ * module that the kernel asks for (fs-xfs, crypto-sha256, char-major-*)
+ * makes modprobe answer "success" with nothing loaded, and a mount would
+ * fail; a name asked for by name (modules-load.d, the command line, the
+ * image's MODULES) is modprobed by name, which no blacklist stops. Until
+ * every module left is holdable, there is no hand-over: the run waits as
+ * it did before.
+ *
+ * This process may outlive the initramfs: it ignores the signals a
+ * stopping unit or init sends (a fatal signal pending would abort the
+ * killable waits inside an init()), is '@...' for systemd's last kill in
+ * an initrd, and after switch-root enters PID 1's root (through /proc,
+ * kept open from before) to open what it loads later and write what it
+ * writes at the end.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libkmod.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#define HELD_PREFIX "modpreload-held-"
+/* udevd looks at its configuration again at most every 3 s (manager_reload) */
+#define MP_REPLAY_WAIT_MS 3100u
+
+static int procfd = -1;     /* /proc as it was at the hand-over */
+static struct stat root_st; /* our root then, which was PID 1's */
+static bool may_rejoin;
+
+/* "bus:...": what a device's MODALIAS looks like. The kernel's own
+ * requests have no bus (fs-xfs, crypto-aes, net-pf-10, char-major-10-229);
+ * devname: is a /dev node that kmod's static nodes make the kernel ask for
+ * by its char-major alias. */
+bool mp_handover_device_alias(const char *a)
+{
+	const char *c = strchr(a, ':'), *p;
+
+	if (c == NULL || c == a || strncmp(a, "devname:", 8) == 0)
+		return false;
+	for (p = a; p < c; p++)
+		if (!isalnum((unsigned char)*p) && *p != '_' && *p != '-' && *p != '*')
+			return false;
+	return true;
+}
+
+/*
+ * Marks the modules not final yet that only device aliases lead to, from
+ * modules.alias ("alias PATTERN NAME", depmod's text of the same index):
+ * read once, at the first look, and only for those. Without the file,
+ * none is (the run waits, as it did before).
+ */
+static void mark_holdable(struct mp_ctx *ctx)
+{
+	const unsigned named = 1u << MP_SRC_ARGUMENT | 1u << MP_SRC_CONFIG | 1u << MP_SRC_CMDLINE;
+	struct mp_plan *p = mp_ctx_plan(ctx);
+	_cleanup_(mp_strmap_freep) struct mp_strmap *want = mp_strmap_new();
+	_cleanup_free_ char *buf = NULL;
+	char path[PATH_MAX + 32], *line, *next;
+	size_t len;
+	int i, idx, r;
+
+	snprintf(path, sizeof(path), "%s/modules.alias", mp_ctx_env(ctx)->moddir);
+	r = want ? mp_read_file_alloc(path, 64u << 20, &buf, &len) : -ENOMEM;
+	for (i = 0; i < p->nmods; i++) {
+		struct mp_module *m = &p->mods[i];
+
+		if (m->holdable || mp_state_done(m->state))
+			continue;
+		m->holdable = r < 0 || (m->sources & named) || m->path == NULL ? 2 : 1;
+		if (m->holdable == 1 && mp_strmap_put(want, m->name, i) < 0)
+			m->holdable = 2;
+	}
+	if (r < 0)
+		mp_log(ctx, MP_LOG_INFO, "%s: %s; waiting for every init()", path, mp_errno_name(-r));
+	for (line = buf; r >= 0 && line && *line; line = next) {
+		char *alias, *name, norm[256];
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (strncmp(line, "alias ", 6) != 0)
+			continue;
+		alias = line + 6;
+		name = strchr(alias, ' ');
+		if (name == NULL)
+			continue;
+		*name++ = '\0';
+		if (mp_normalize_name(name, norm, sizeof(norm)) == 0 && mp_strmap_get(want, norm, &idx) == 0 &&
+		    !mp_handover_device_alias(alias))
+			p->mods[idx].holdable = 2;
+	}
+	for (i = 0; i < p->nmods; i++)
+		if (p->mods[i].holdable == 2 && !mp_state_done(p->mods[i].state))
+			mp_log(ctx, MP_LOG_DEBUG, "%s: asked for by name or by a kernel alias: the run waits "
+			       "for it", p->mods[i].name);
+}
+
+bool mp_handover_possible(struct mp_ctx *ctx)
+{
+	struct mp_plan *p = mp_ctx_plan(ctx);
+	int i;
+
+	for (i = 0; i < p->nmods; i++)
+		if (!mp_state_done(p->mods[i].state) && p->mods[i].holdable == 0) {
+			mark_holdable(ctx);
+			break;
+		}
+	for (i = 0; i < p->nmods; i++)
+		if (!mp_state_done(p->mods[i].state) && p->mods[i].holdable != 1)
+			return false;
+	return true;
+}
+
+static int held_path(char *buf, size_t size, const char *dir, const char *name)
+{
+	int n = snprintf(buf, size, "%s/" HELD_PREFIX "%s.conf", dir, name);
+
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+static int fill_held(int fd, void *data)
+{
+	const char *name = data;
+	char buf[256 + 200];
+	int n = snprintf(buf, sizeof(buf),
+			 "# Written by modpreload: %s's init() is running; udev leaves it to\n"
+			 "# modpreload until it is live or failed, then this file goes.\n"
+			 "blacklist %s\n", name, name);
+
+	return n < 0 || (size_t)n >= sizeof(buf) ? -ENAMETOOLONG : mp_write_full(fd, buf, (size_t)n);
+}
+
+static void unhold(struct mp_ctx *ctx, const char *dir)
+{
+	struct mp_plan *p = mp_ctx_plan(ctx);
+	char path[PATH_MAX];
+	int i;
+
+	for (i = 0; i < p->nmods; i++) {
+		struct mp_module *m = &p->mods[i];
+
+		if (!m->held || held_path(path, sizeof(path), dir, m->name) < 0)
+			continue;
+		if (unlink(path) < 0 && errno != ENOENT)
+			mp_warn(ctx, "%s: cannot remove: %s; udev leaves %s alone for this boot", path,
+				mp_errno_name(errno), m->name);
+	}
+}
+
+int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0)
+{
+	struct mp_plan *p = mp_ctx_plan(ctx);
+	char path[PATH_MAX];
+	int i, r = 0, n = 0;
+
+	/* made even with nothing to hold: udevd watches only the
+	 * configuration directories that were there when it started */
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+		r = -errno;
+	for (i = 0; i < p->nmods && r == 0; i++) {
+		struct mp_module *m = &p->mods[i];
+
+		if (mp_state_done(m->state))
+			continue;
+		r = held_path(path, sizeof(path), dir, m->name);
+		if (r == 0)
+			r = mp_write_atomic(path, "." HELD_PREFIX "new", 0644, fill_held, m->name);
+		m->held = r == 0;
+		n += r == 0;
+	}
+	if (r < 0) {
+		mp_warn(ctx, "%s: cannot keep udev off the modules still loading: %s; waiting for them "
+			"instead", dir, mp_errno_name(-r));
+		unhold(ctx, dir);
+		for (i = 0; i < p->nmods; i++)
+			p->mods[i].held = false;
+		return 0;
+	}
+	procfd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	/* only a process in PID 1's root follows it: one run in a chroot
+	 * on purpose stays there */
+	if (procfd >= 0 && stat("/", &root_st) == 0) {
+		struct stat one;
+
+		may_rejoin = fstatat(procfd, "1/root", &one, 0) == 0 && one.st_dev == root_st.st_dev &&
+			     one.st_ino == root_st.st_ino;
+	}
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	signal(SIGINT, SIG_IGN);
+	if (argv0 && argv0[0] && access("/etc/initrd-release", F_OK) == 0)
+		argv0[0] = '@';
+	mp_ctx_result(ctx)->handover_at = mp_now_ns() - mp_ctx_env(ctx)->t0;
+	mp_log(ctx, MP_LOG_NOTICE, "handing over: %d module%s still in init(), finished in the background "
+	       "(udev leaves them alone until then)", n, n == 1 ? "" : "s");
+	return 1;
+}
+
+void mp_handover_rejoin(struct mp_ctx *ctx)
+{
+	struct stat st;
+	int fd;
+
+	if (!may_rejoin || stat("/", &st) < 0)
+		return;
+	fd = openat(procfd, "1/root", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) == 0 && (st.st_dev != root_st.st_dev || st.st_ino != root_st.st_ino) &&
+	    fchdir(fd) == 0 && chroot(".") == 0 && chdir("/") == 0) {
+		root_st = st;
+		mp_log(ctx, MP_LOG_INFO, "the root was switched: going on in the new one");
+		(void)mp_ctx_reopen_moddir(ctx);
+	}
+	close(fd);
+}
+
+/* --- a held module that failed: its devices' add, again --- */
+
+struct replay {
+	struct mp_ctx *ctx;
+	struct kmod_ctx *k;
+	const char *const *failed;
+	int nfailed;
+	unsigned n;
+};
+
+static bool wants(struct replay *rp, const char *alias)
+{
+	struct kmod_list *list = NULL, *l;
+	bool hit = false;
+	int i;
+
+	if (kmod_module_new_from_lookup(rp->k, alias, &list) < 0)
+		return false;
+	kmod_list_foreach(l, list) {
+		struct kmod_module *km = kmod_module_get_module(l);
+		char name[256];
+
+		if (mp_normalize_name(kmod_module_get_name(km), name, sizeof(name)) == 0)
+			for (i = 0; i < rp->nfailed && !hit; i++)
+				hit = strcmp(name, rp->failed[i]) == 0;
+		kmod_module_unref(km);
+	}
+	kmod_module_unref_list(list);
+	return hit;
+}
+
+static int replay_device(int dirfd, const char *devpath, const char *alias, void *data)
+{
+	struct replay *rp = data;
+	struct stat st;
+	int fd;
+
+	/* bound meanwhile (another driver of the alias): nothing owed */
+	if (fstatat(dirfd, "driver", &st, AT_SYMLINK_NOFOLLOW) == 0 || !wants(rp, alias))
+		return 0;
+	fd = openat(dirfd, "uevent", O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || mp_write_full(fd, "add", 3) < 0) {
+		mp_warn(rp->ctx, "%s: cannot replay its add event: %s", devpath, mp_errno_name(errno));
+	} else {
+		rp->n++;
+		mp_log(rp->ctx, MP_LOG_INFO, "%s: add replayed for udev", devpath);
+	}
+	if (fd >= 0)
+		close(fd);
+	return 0;
+}
+
+static void sleep_ms(unsigned ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+void mp_handover_release(struct mp_ctx *ctx, const char *dir)
+{
+	struct mp_plan *p = mp_ctx_plan(ctx);
+	_cleanup_free_ const char **failed = malloc(((size_t)p->nmods + 1) * sizeof(char *));
+	struct replay rp = { ctx, NULL, NULL, 0, 0 };
+	int i;
+
+	if (mp_ctx_result(ctx)->handover_at == 0)
+		return;
+	mp_handover_rejoin(ctx);
+	unhold(ctx, dir);
+	/* the files going changed the directory; a blacklist appended to
+	 * meanwhile (nodev.c) did not, and udevd looks only at that */
+	(void)utimensat(AT_FDCWD, dir, NULL, 0);
+	for (i = 0; failed && i < p->nmods; i++) {
+		const struct mp_module *m = &p->mods[i];
+
+		/* no device: a known answer that nodev.c keeps udev from
+		 * asking again; hung: still in init(), a second load would
+		 * be the duplicate we are here to prevent */
+		if (m->held && (m->state == MP_FAILED || (m->state == MP_SKIPPED && !m->excluded)) &&
+		    !mp_outcome_no_device(p, m))
+			failed[rp.nfailed++] = m->name;
+	}
+	if (rp.nfailed == 0 || (rp.k = mp_ctx_kmod(ctx)) == NULL)
+		return;
+	rp.failed = failed;
+	sleep_ms(MP_REPLAY_WAIT_MS);
+	(void)mp_coldplug_foreach(ctx, replay_device, &rp);
+	mp_ctx_result(ctx)->replayed = rp.n;
+	mp_log(ctx, MP_LOG_NOTICE, "%d module%s failed after the hand-over; udev was asked again for "
+	       "%u device%s that wanted %s", rp.nfailed, rp.nfailed == 1 ? "" : "s", rp.n,
+	       rp.n == 1 ? "" : "s", rp.nfailed == 1 ? "it" : "them");
+}
+
+/*
+ * sd_notify(3) without libsystemd, as systemd documents the protocol
+ * (an absolute path or '@' for the abstract namespace; one datagram).
+ */
+int mp_notify_ready(const char *status)
+{
+	const char *e = getenv("NOTIFY_SOCKET");
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char msg[512];
+	socklen_t len;
+	size_t n;
+	int fd, r = 1;
+
+	if (e == NULL || (e[0] != '/' && e[0] != '@') || (n = strlen(e)) >= sizeof(sa.sun_path))
+		return 0;
+	memcpy(sa.sun_path, e, n);
+	if (e[0] == '@')
+		sa.sun_path[0] = '\0';
+	len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n);
+	snprintf(msg, sizeof(msg), "READY=1\nSTATUS=%s", status);
+	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, (struct sockaddr *)&sa, len) < 0 || write(fd, msg, strlen(msg)) < 0)
+		r = -errno;
+	close(fd);
+	return r;
+}

@@ -1,0 +1,123 @@
+# shellcheck shell=sh
+# The hand-over (preload/handover.c): the caller goes on while init()s
+# run, a child finishes them; what is not final is held from udev by a
+# blacklist file each, removed at the end; a held module that fails gets
+# its devices' add replayed.
+# shellcheck disable=SC2034,SC2154 # RULES: read by lib.sh's run; t, rc: set by cli.sh and lib.sh
+
+# Three devices: slow's (a 2 s init()), user's (user needs slow) and
+# quick's. Only device aliases lead to each.
+handover_setup() {
+	spec='slow alias=pci:v0000AAAAd*sv*sd*bc*sc*i*\nuser slow alias=pci:v0000BBBBd*sv*sd*bc*sc*i*\nquick alias=pci:v0000CCCCd*sv*sd*bc*sc*i*\n'
+	setup "$spec"
+	printf '%s' "$spec" >"$t/spec"
+	for d in A B C; do
+		mkdir -p "$t/sys/devices/pci0000:00/dev$d"
+		echo "MODALIAS=pci:v0000${d}${d}${d}${d}d00000001sv00000000sd00000000bc00sc00i00" \
+			>"$t/sys/devices/pci0000:00/dev$d/uevent"
+	done
+	held=$t/run/modprobe.d
+	mkdir -p "$t/run"
+}
+run_handover() { run --coldplug --settle-ms 50 --handover --hold-dir "$held" "$@"; }
+# the child writes the report last: wait for it (at most 20 s)
+wait_report() {
+	i=0
+	while [ ! -s "$t/r.json" ] && [ $i -lt 200 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ -s "$t/r.json" ]
+}
+ended() { grep -c " end $1 " "$t/log"; }
+held_files() { (cd "$held" 2>/dev/null && ls -A) | tr '\n' ' '; }
+
+t_handover() {
+	handover_setup
+	RULES=slow:0:2000
+	run_handover
+	# what the caller saw when it went on
+	check "exit 0 at the hand-over" eq "$rc" 0
+	check "slow still in init() then" eq "$(ended slow)" 0
+	check "quick was live by then" live quick
+	check "slow and user held, nothing else there" eq "$(held_files)" \
+		"modpreload-held-slow.conf modpreload-held-user.conf "
+	check "the held file is a blacklist line" grep -qx "blacklist slow" "$held/modpreload-held-slow.conf"
+	check "no report yet" [ ! -e "$t/r.json" ]
+	# what the child did after
+	check "the child reported" wait_report
+	check "slow loaded once" eq "$(starts slow)" 1
+	check "user loaded once, after slow" eq "$(starts user)" 1
+	check "user after slow" before slow user
+	check "user live" live user
+	check "the held files are gone" eq "$(held_files)" ""
+	check "report: held" eq "$(jq -c '.handover.held | sort' "$t/r.json")" '["slow","user"]'
+	check "report: when" jq -e '.handover.at_ms > 0' "$t/r.json" >/dev/null
+	check "report: nothing replayed" eq "$(jq .handover.replayed "$t/r.json")" 0
+	check "the log says so" grep -q "handing over: 2 modules still in init()" "$t/err"
+}
+
+# Asked for by name (modules-load.d, the command line, the image's MODULES),
+# a module is modprobed by name next, which no blacklist stops: no
+# hand-over while it runs. Off on the command line: none either.
+t_handover_named() {
+	handover_setup
+	RULES=slow:0:1000
+	run_handover slow
+	check "exit 0" eq "$rc" 0
+	check "slow ended before the caller went on" eq "$(ended slow)" 1
+	check "the report is there" [ -s "$t/r.json" ]
+	check "report: no hand-over" eq "$(jq .handover "$t/r.json")" null
+	check "nothing held" eq "$(held_files)" ""
+
+	# a kernel alias (fs-*) leads to it too: modprobe would answer the
+	# kernel "success" for a held one, so it is not held
+	handover_setup
+	sed -i 's/^slow alias=/slow alias=fs-slowfs alias=/' "$t/spec"
+	printf '%b' "$(cat "$t/spec")" | "$top/tests/unit/mktree.sh" "$t/root" 1.0 >/dev/null
+	RULES=slow:0:1000
+	run_handover
+	check "fs alias: slow ended first" eq "$(ended slow)" 1
+	check "fs alias: report: no hand-over" eq "$(jq .handover "$t/r.json")" null
+
+	handover_setup
+	RULES=slow:0:1000
+	echo 'rd.modpreload.handover=0' >"$t/cmdline"
+	run_handover
+	check "off: slow ended first" eq "$(ended slow)" 1
+	check "off: report: no hand-over" eq "$(jq .handover "$t/r.json")" null
+	check "off: nothing held" eq "$(held_files)" ""
+}
+
+# slow fails after the hand-over: udev skipped its device meanwhile, so
+# that device's add is replayed (once the held file is gone), and only
+# that device's; user, which needs it, is skipped and its device replayed.
+t_handover_fail() {
+	handover_setup
+	RULES=slow:5:1000
+	run_handover
+	check "exit 0 at the hand-over" eq "$rc" 0
+	check "the child reported" wait_report
+	check "slow called once" eq "$(starts slow)" 1
+	check "user never called" eq "$(starts user)" 0
+	check "slow's device: add replayed" eq "$(head -c 3 "$t/sys/devices/pci0000:00/devA/uevent")" add
+	check "user's device: add replayed" eq "$(head -c 3 "$t/sys/devices/pci0000:00/devB/uevent")" add
+	check "quick's device left alone" eq "$(head -c 3 "$t/sys/devices/pci0000:00/devC/uevent")" MOD
+	check "report: 2 replayed" eq "$(jq .handover.replayed "$t/r.json")" 2
+	check "report: slow failed EIO" eq "$(jq -r '.modules[] | select(.name=="slow") | .error' "$t/r.json")" EIO
+	check "the held files are gone" eq "$(held_files)" ""
+	check "the log names the module" grep -q "failed after the hand-over" "$t/err"
+}
+
+# A hold that cannot be written (the directory is a file): no hand-over,
+# the run waits for the end as before, and says why.
+t_handover_unwritable() {
+	handover_setup
+	RULES=slow:0:1000
+	: >"$held"
+	run_handover
+	check "exit 0" eq "$rc" 0
+	check "slow ended before the caller went on" eq "$(ended slow)" 1
+	check "report: no hand-over" eq "$(jq .handover "$t/r.json")" null
+	check "the log says why, once" eq "$(grep -c "cannot keep udev off the modules still loading: ENOTDIR" "$t/err")" 1
+}
