@@ -272,12 +272,16 @@ mpt_held_files() {
 # mpt_loader_procs: how many modpreload processes there are: by their name,
 # or by an argv[0] that starts with "@" (a hand-over's holder that must
 # outlive the initramfs: the standalone /init's child is named "init", as
-# the root's own init is).
+# the root's own init is). One whose main thread is gone (a zombie kept by
+# a thread stuck in a hung init()) has finished its work and is not counted.
 mpt_loader_procs() {
 	{
 		grep -l modpreload /proc/[0-9]*/comm
 		grep -l '^@' /proc/[0-9]*/cmdline
-	} 2>/dev/null | sed 's|/[a-z]*$||' | awk '!s[$0]++ { n++ } END { print n + 0 }'
+	} 2>/dev/null | sed 's|/[a-z]*$|/stat|' | awk '!s[$0]++' | while read -r mpt_s; do
+		# "PID (COMM) STATE ...": the state follows the last ')'
+		sed -n 's/.*) \([A-Z]\).*/\1/p' "$mpt_s" 2>/dev/null
+	done | grep -c '[^Z]'
 }
 
 # mpt_handover [MARKER [written]]: for the hand-over cases, which put
