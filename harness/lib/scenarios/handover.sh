@@ -1,4 +1,5 @@
 # shellcheck shell=sh
+# shellcheck disable=SC2154 # top: set by the case that sources this
 # The hand-over scenario (issue 27: a slow init() must not hold the boot),
 # written once for every integration: the dracut, initramfs-tools,
 # mkinitcpio and /init cases that boot an image holding mpt_slowpci with
@@ -33,9 +34,19 @@ HO_MODULE=mpt_slowpci
 # shellcheck disable=SC2034 # for the cases
 HO_DEVICE=pci-testdev
 
-# ho_args [DELAY_MS [RET]]: the kernel command line of a hand-over boot
+# ho_args [DELAY_MS [RET]]: the kernel command line of a hand-over boot.
+# DELAY_MS is multiplied by this host's calibrated slowness (MPT_VM_SCALE,
+# harness/lib/calibrate.sh, as run.sh's deadlines are): the sleep must
+# outlast the rest of the boot, which a slow host stretches while the
+# guest's clock, and with it msleep(), keeps the wall's pace.
 ho_args() {
-	echo "mpt.handover=$HO_MODULE${1:+ $HO_MODULE.delay_ms=$1}${2:+ $HO_MODULE.ret=$2}"
+	_ho_d=${1:-}
+	if [ -n "$_ho_d" ]; then
+		[ -n "${MPT_VM_SCALE:-}" ] || eval "$("$top/harness/lib/calibrate.sh")"
+		_ho_d=$(awk -v d="$_ho_d" -v f="${MPT_VM_SCALE:-1}" 'BEGIN { printf "%d", d * (f > 1 ? f : 1) }')
+		echo "hand-over boot: $HO_MODULE.delay_ms=$_ho_d (${1} ms x ${MPT_VM_SCALE:-1})" >&2
+	fi
+	echo "mpt.handover=$HO_MODULE${_ho_d:+ $HO_MODULE.delay_ms=$_ho_d}${2:+ $HO_MODULE.ret=$2}"
 }
 
 # ho_lt A B: the uptime A is before B (both numbers)
