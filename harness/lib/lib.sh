@@ -303,6 +303,8 @@ mpt_loader_procs() {
 #                                            /run/initramfs/modpreload.json,
 #                                            run: /run/modpreload/report.json,
 #                                            booted: /run/modpreload/booted.json)
+#   ho.kmsg UPTIME LINE                      modpreload's kernel log lines
+#                                            about the hand-over
 #   and mpt_trace_module NAME's lines.
 mpt_handover() {
 	mpt_ho=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^mpt\.handover=//p' | sed -n '$p')
@@ -356,6 +358,8 @@ mpt_handover() {
 			print p "replayed=" r
 		}'
 	done
+	# modpreload's own words on it (a quiet boot keeps them off the console)
+	dmesg | sed -n 's/^\[ *\([0-9.]*\)\] \(modpreload.*\)/MPT: ho.kmsg \1 \2/p' | grep -i -e hand -e held -e replay -e switched
 	mpt_trace_module "$mpt_ho"
 }
 
