@@ -359,7 +359,7 @@ mpt_handover() {
 		}'
 	done
 	# modpreload's own words on it (a quiet boot keeps them off the console)
-	dmesg | sed -n 's/^\[ *\([0-9.]*\)\] \(modpreload.*\)/MPT: ho.kmsg \1 \2/p' | grep -i -e hand -e held -e replay -e switched
+	dmesg | sed -n 's/^\[ *\([0-9.]*\)\] \(modpreload.*\)/MPT: ho.kmsg \1 \2/p' | grep -i -e hand -e held -e replay -e switched -e 'every init'
 	mpt_trace_module "$mpt_ho"
 }
 
