@@ -294,6 +294,9 @@ mpt_loader_procs() {
 #   ho.module, ho.marker, ho.uptime_marker   what, where, when
 #   ho.state_at_marker, ho.held_at_marker    NAME's initstate and the held
 #                                            files when the marker was written
+#   ho.released                              1: NAME was coming and has a
+#                                            "release" parameter, set then to
+#                                            end its init() (mpt_slowpci)
 #   ho.waited_s, ho.timed_out                the wait
 #   ho.state, ho.held_left, ho.procs_left    after it: NAME's initstate, the
 #                                            held files left, modpreloads left
@@ -317,6 +320,14 @@ mpt_handover() {
 	mpt_kv ho.marker "${1:-mpt_root}"
 	mpt_kv ho.state_at_marker "$(mpt_modstate "$mpt_ho")"
 	mpt_kv ho.held_at_marker "$(mpt_held_files)"
+	# seen what the case is about: a module that can end its init() early
+	# (mpt_slowpci's parameters/release) need not be waited out
+	if [ "$(mpt_modstate "$mpt_ho")" = coming ] && [ -w "/sys/module/$mpt_ho/parameters/release" ] &&
+		echo 1 >"/sys/module/$mpt_ho/parameters/release"; then
+		mpt_kv ho.released 1
+	else
+		mpt_kv ho.released 0
+	fi
 	mpt_ho_t0=$(cut -d. -f1 /proc/uptime)
 	mpt_ho_stable=0
 	mpt_ho_out=0

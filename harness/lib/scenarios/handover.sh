@@ -9,8 +9,11 @@
 #   --device $HO_DEVICE (run.sh; each family's boot takes a device list)
 # and $(ho_args [DELAY_MS [RET]]) on the kernel command line, and checks the
 # "ho." lines the root's guest script printed (harness/lib/lib.sh's
-# mpt_handover: it writes a trace marker, waits until mpt_slowpci is final
-# and every modpreload has exited, and reads the trace):
+# mpt_handover: it writes a trace marker, ends mpt_slowpci's sleep if it is
+# still coming (parameters/release: the case has seen what it is about and
+# need not wait out the delay, which is then only a bound), waits until
+# mpt_slowpci is final and every modpreload has exited, and reads the
+# trace):
 #   ho_check RESULT MARKER [REPORT_TAG]
 #       the hand-over: the boot got to MARKER (mpt_root: the root's init
 #       ran; mpt_multi_user: a unit after multi-user.target) while
