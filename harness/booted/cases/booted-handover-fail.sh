@@ -25,7 +25,8 @@ bt_setup || fail_all "setup failed (see $DEB_WORK/setup.log and $DEB_WORK/logs/)
 
 res=$DEB_WORK/logs/handover-fail-$smp.txt
 rc=0
-BT_DEVICES=$HO_DEVICE BT_APPEND=$(ho_args "${MP_BOOTED_FAIL_MS:-3000}" -11)
+# udev's debug log: the report shows its skips of the held module (ho.udev)
+BT_DEVICES=$HO_DEVICE BT_APPEND="$(ho_args "${MP_BOOTED_FAIL_MS:-3000}" -11) udev.log_level=debug"
 bt_boot "$res" "$DEB_WORK/logs/handover-fail-$smp.serial" "$smp" with || rc=$?
 BT_DEVICES='' BT_APPEND=''
 [ "$rc" = 0 ] || fail "$(mpt_boot_why "$rc" "$res") (see $DEB_WORK/logs/handover-fail-$smp.serial)"
@@ -33,3 +34,5 @@ bt_check_common "$res"
 ho_check_replay "$res" mpt_multi_user booted
 ho_details "booted, failing hand-over, $smp vCPUs" "$res"
 verdict "$name/${smp}cpu" "$(ho_summary "$res"); then a udev worker at $(ho_call "$res" 2 3)-$(ho_call "$res" 2 4) s"
+# udevd's word on the device and the module, for whoever reads a failure
+mpt_keys "ho.udev " "$res" | sed 's/^/  /' >&2

@@ -11,7 +11,9 @@
 #                                            final and no modpreload is left,
 #                                            what happened to it (harness/lib/
 #                                            lib.sh's mpt_handover, marker
-#                                            mpt_multi_user)
+#                                            mpt_multi_user), and ho.udev:
+#                                            udevd's journal lines on the
+#                                            slow device and its module
 #   initrd.calls, .ok, .errno_N, .loads       finit_module in the initramfs:
 #                                            calls, successes, failures by
 #                                            errno, module_load events
@@ -44,6 +46,13 @@ echo mpt_multi_user >$T/trace_marker
 kv root_init 1
 kv uptime_multi_user "$(cut -d' ' -f1 /proc/uptime)"
 mpt_handover mpt_multi_user written
+# the hand-over cases: what udevd said about the slow device and its module
+# (its skips of a held one only with udev.log_level=debug)
+if grep -q 'mpt\.handover=' /proc/cmdline; then
+	_dev=$(grep -il v00001B36d00000005 /sys/bus/pci/devices/*/modalias | sed -n 's|.*/\([^/]*\)/modalias$|\1|p;q')
+	journalctl -b -o short-monotonic --no-pager -u systemd-udevd.service 2>/dev/null |
+		grep -i -e slowpci -e v00001B36d00000005 ${_dev:+-e "$_dev"} | tail -n 60 | sed 's/^/MPT: ho.udev /'
+fi
 # everything udev was asked is done: its workers' loads are in the trace
 udevadm settle --timeout=1800
 kv uptime_settled "$(cut -d' ' -f1 /proc/uptime)"

@@ -26,7 +26,7 @@
 #       says it held mpt_slowpci
 #   ho_check_replay RESULT MARKER [REPORT_TAG]
 #       the failing variant (ret=-11): modpreload's one finit_module
-#       failed with EAGAIN after MARKER; then exactly one by a udev worker,
+#       (entered before MARKER) failed with EAGAIN; then exactly one by a udev worker,
 #       entered after modpreload's returned (the replayed "add" event), also
 #       EAGAIN; nothing else; no held file left; the report says it held
 #       the module and replayed one device
@@ -74,11 +74,8 @@ ho_common() { # RESULT MARKER
 	eq "$HO_MODULE calls by others" "$(mpt_num ho.calls.other "$1")" 0
 	eq "calls waiting on $HO_MODULE (duplicates)" "$(mpt_num ho.waiters "$1")" 0
 	eq "first $HO_MODULE call by" "$(ho_call "$1" 1 1)" modpreload
-	_ho_m=$(mpt_get "ho.mark.$2" "$1")
-	ho_lt "$(ho_call "$1" 1 3)" "$_ho_m" ||
-		fail "modpreload's finit_module for $HO_MODULE entered at $(ho_call "$1" 1 3), not before $2 ($_ho_m)"
-	ho_lt "$_ho_m" "$(ho_call "$1" 1 4)" ||
-		fail "modpreload's finit_module for $HO_MODULE returned at $(ho_call "$1" 1 4), before $2 ($_ho_m): the boot waited for it"
+	ho_lt "$(ho_call "$1" 1 3)" "$(mpt_get "ho.mark.$2" "$1")" ||
+		fail "modpreload's finit_module for $HO_MODULE entered at $(ho_call "$1" 1 3), not before $2 ($(mpt_get "ho.mark.$2" "$1"))"
 }
 
 # ho_report RESULT TAG: the report TAG has a "handover" whose held names
@@ -93,6 +90,9 @@ ho_report() {
 
 ho_check() {
 	ho_common "$1" "$2"
+	_ho_m=$(mpt_get "ho.mark.$2" "$1")
+	ho_lt "$_ho_m" "$(ho_call "$1" 1 4)" ||
+		fail "modpreload's finit_module for $HO_MODULE returned at $(ho_call "$1" 1 4), before $2 ($_ho_m): the boot waited for it"
 	eq "$HO_MODULE at $2" "$(mpt_get ho.state_at_marker "$1")" coming
 	case ,$(mpt_get ho.held_at_marker "$1"), in
 	*,"$HO_MODULE",*) ;;
