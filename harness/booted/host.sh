@@ -63,6 +63,7 @@ bt_rootdisk() {
 			"$top/harness/lib/lib.sh"
 		sha256sum "$DEB_TREE/modules.dep"
 		echo "modules-load.d: mpt_params"
+		echo "journald: no rate limit"
 	} | deb_key)
 	if deb_fresh "$BT_DISK" "$_bt_key"; then
 		return 0
@@ -98,6 +99,10 @@ EOT
 	systemctl --root="$_bt_r" enable mpt-report.service >>"$DEB_WORK/setup.log" 2>&1 || return 1
 	# a list for systemd-modules-load, which modpreload takes over
 	echo mpt_params >"$_bt_r/etc/modules-load.d/mpt.conf"
+	# every line udevd logs (udev.log_level=debug in booted-handover-fail)
+	# kept: the report reads them
+	mkdir -p "$_bt_r/etc/systemd/journald.conf.d"
+	printf '[Journal]\nRateLimitBurst=0\n' >"$_bt_r/etc/systemd/journald.conf.d/mpt.conf"
 	# a known machine: no first-boot setup; no login prompts on the console
 	echo 5d1c0a8b2f3e4d6a9b7c8d9e0f1a2b3c >"$_bt_r/etc/machine-id"
 	echo mpt-booted >"$_bt_r/etc/hostname"

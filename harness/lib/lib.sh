@@ -295,8 +295,9 @@ mpt_loader_procs() {
 #   ho.state_at_marker, ho.held_at_marker    NAME's initstate and the held
 #                                            files when the marker was written
 #   ho.released                              1: NAME was coming and has a
-#                                            "release" parameter, set then to
-#                                            end its init() (mpt_slowpci)
+#                                            "release" parameter, set then (once
+#                                            udev, if any, is idle) to end its
+#                                            init() (mpt_slowpci)
 #   ho.waited_s, ho.timed_out                the wait
 #   ho.state, ho.held_left, ho.procs_left    after it: NAME's initstate, the
 #                                            held files left, modpreloads left
@@ -321,7 +322,10 @@ mpt_handover() {
 	mpt_kv ho.state_at_marker "$(mpt_modstate "$mpt_ho")"
 	mpt_kv ho.held_at_marker "$(mpt_held_files)"
 	# seen what the case is about: a module that can end its init() early
-	# (mpt_slowpci's parameters/release) need not be waited out
+	# (mpt_slowpci's parameters/release) need not be waited out. Once udev
+	# (if there is one) is idle: its coldplug has met the held module, so
+	# that a failing variant's replay is the only event owed
+	if command -v udevadm >/dev/null 2>&1; then udevadm settle --timeout=300 2>/dev/null; fi
 	if [ "$(mpt_modstate "$mpt_ho")" = coming ] && [ -w "/sys/module/$mpt_ho/parameters/release" ] &&
 		echo 1 >"/sys/module/$mpt_ho/parameters/release"; then
 		mpt_kv ho.released 1
