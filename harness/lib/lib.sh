@@ -328,10 +328,11 @@ mpt_handover() {
 	if command -v udevadm >/dev/null 2>&1; then udevadm settle --timeout=300 2>/dev/null; fi
 	if [ "$(mpt_modstate "$mpt_ho")" = coming ] && [ -w "/sys/module/$mpt_ho/parameters/release" ] &&
 		echo 1 >"/sys/module/$mpt_ho/parameters/release"; then
-		mpt_kv ho.released 1
+		mpt_ho_rel=1
 	else
-		mpt_kv ho.released 0
+		mpt_ho_rel=0
 	fi
+	mpt_kv ho.released "$mpt_ho_rel"
 	mpt_ho_t0=$(cut -d. -f1 /proc/uptime)
 	mpt_ho_stable=0
 	mpt_ho_out=0
@@ -344,6 +345,11 @@ mpt_handover() {
 		if command -v udevadm >/dev/null 2>&1; then udevadm settle --timeout=120 2>/dev/null; fi
 		if [ "$(mpt_modstate "$mpt_ho")" = coming ] || [ "$(mpt_loader_procs)" -gt 0 ]; then
 			mpt_ho_stable=0
+			# a later load of it (a failing variant's replay) is
+			# released too once seen
+			if [ "$mpt_ho_rel" = 1 ] && [ -w "/sys/module/$mpt_ho/parameters/release" ]; then
+				echo 1 >"/sys/module/$mpt_ho/parameters/release" 2>/dev/null
+			fi
 		else
 			mpt_ho_stable=$((mpt_ho_stable + 1))
 		fi
