@@ -342,14 +342,15 @@ mpt_handover() {
 			break
 		fi
 		sleep 1
-		if command -v udevadm >/dev/null 2>&1; then udevadm settle --timeout=120 2>/dev/null; fi
+		# a later load of it (a failing variant's replay) is released too
+		# once seen; before udev's settle, which waits for that load's event
+		if [ "$mpt_ho_rel" = 1 ] && [ "$(mpt_modstate "$mpt_ho")" = coming ] &&
+			[ -w "/sys/module/$mpt_ho/parameters/release" ]; then
+			echo 1 >"/sys/module/$mpt_ho/parameters/release" 2>/dev/null
+		fi
+		if command -v udevadm >/dev/null 2>&1; then udevadm settle --timeout=10 2>/dev/null; fi
 		if [ "$(mpt_modstate "$mpt_ho")" = coming ] || [ "$(mpt_loader_procs)" -gt 0 ]; then
 			mpt_ho_stable=0
-			# a later load of it (a failing variant's replay) is
-			# released too once seen
-			if [ "$mpt_ho_rel" = 1 ] && [ -w "/sys/module/$mpt_ho/parameters/release" ]; then
-				echo 1 >"/sys/module/$mpt_ho/parameters/release" 2>/dev/null
-			fi
 		else
 			mpt_ho_stable=$((mpt_ho_stable + 1))
 		fi
