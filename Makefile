@@ -1,5 +1,6 @@
 # modpreload: one plain Makefile.
-#   make            the static musl binaries (build/modpreload, build/modpreload-init)
+#   make            the static musl binaries (build/modpreload, build/modpreload-init,
+#                   build/modpreload-analyze)
 #   make ARCH=arm64 the same, cross-built under build/arm64/ (also ARCH=armhf)
 #   make check      every test: the fast tier, then real kernels under QEMU
 #   make check-full make check with every VM case and variant (longer)
@@ -31,17 +32,27 @@ WARN := -Wall -Wextra -Wmissing-prototypes -Wshadow -Wno-unused-parameter
 # The test builds treat a warning as an error; the shipped build does not, so
 # that a newer compiler's new warning never stops a distribution's build.
 TEST_WARN := -Werror
-CFLAGS_COMMON := -std=gnu11 $(WARN) -D_GNU_SOURCE -Ipreload
+# One version, in VERSION: the binaries (-D), the man pages, the Debian and RPM
+# packages and NEWS.md carry it, and lint fails when one of them disagrees.
+VERSION := $(shell cat VERSION)
+CFLAGS_COMMON := -std=gnu11 $(WARN) -D_GNU_SOURCE -Ipreload -DMP_VERSION='"$(VERSION)"'
+# No unwind tables: nothing here unwinds (C, no thread cancellation), and
+# AArch64's GCC makes them even without -fasynchronous-unwind-tables: 24 KiB
+# of .eh_frame there, ours and the libraries' (scripts/build-libs.sh).
 STATIC_CFLAGS := $(CFLAGS_COMMON) -Os -ffunction-sections -fdata-sections \
-	-fno-asynchronous-unwind-tables -I$(B)/libs/include
-STATIC_LDFLAGS := -static -Wl,--gc-sections -s -L$(B)/libs/lib
+	-fno-asynchronous-unwind-tables -fno-unwind-tables -I$(B)/libs/include
+# No RELRO: in a static musl binary nothing applies it (no dynamic linker;
+# its page stays writable), yet the linker aligns its end to the largest page
+# size, which on AArch64 (64 KiB) padded the file by up to 64 KiB. The
+# segments keep that alignment in memory: 16 and 64 KiB page kernels run it.
+STATIC_LDFLAGS := -static -Wl,--gc-sections -Wl,-z,norelro -s -L$(B)/libs/lib
 STATIC_LIBS := -lkmod -lzstd -llzma -lz -lpthread
 
 # the library core: every stage of the pipeline
-CORE := util limits strmap cmdline confparse uevent index ctx request coldplug plan baked baked_io graph \
+CORE := util limits strmap cmdline confparse uevent index ctx request coldplug plan graph \
 	sched load initstate decompress dupcost sys kstats json outcome report profile profile_io nodev handover run
 CORE_SRC := $(CORE:%=preload/%.c)
-HDRS := $(wildcard preload/*.h)
+HDRS := $(wildcard preload/*.h) VERSION
 
 .PHONY: all libs check check-full check-fast unit vmtest fuzz fuzz-smoke demo bench bench-scale install install-core clean distclean deps shellcheck soak
 
@@ -53,6 +64,7 @@ EXTRA_ALL :=
 EXTRA_INSTALL :=
 EXTRA_UNIT :=
 -include init/init.mk
+-include analyze/analyze.mk
 -include dracut-module/dracut.mk
 -include mkinitcpio-hook/mkinitcpio.mk
 -include initramfs-tools/initramfs-tools.mk
@@ -154,8 +166,8 @@ soak: deps
 	bench/soak.sh -n $(N)
 
 # --- fuzzing (libFuzzer) ---
-FUZZERS := cmdline conf uevent kstats index profile baked
-FUZZ_SRC := $(addprefix preload/,util.c limits.c strmap.c cmdline.c confparse.c uevent.c kstats.c index.c profile.c baked.c)
+FUZZERS := cmdline conf uevent kstats index profile
+FUZZ_SRC := $(addprefix preload/,util.c limits.c strmap.c cmdline.c confparse.c uevent.c kstats.c index.c profile.c)
 FUZZ_SECONDS ?= 60
 # the index fuzzer hands what our check accepts to the host's libkmod
 FUZZ_LIBS_index := -lkmod

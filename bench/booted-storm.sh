@@ -1,11 +1,12 @@
 #!/bin/sh
 # The whole boot, initramfs and booted system, with and without modpreload
 # in both (harness/booted/host.sh, the booted-storm VM case's machinery): a
-# dracut 059 image with 90modpreload boots Debian's 6.1 into a real Debian
+# dracut 059 image with 50modpreload boots Debian's 6.1 into a real Debian
 # bookworm root (systemd 252, udev, the full module tree) with
 # modpreload-coldplug.service enabled, to multi-user.target; "without" is the
-# same image and root with rd.modpreload=0 modpreload.enable=0. From the
-# kernel's tracepoints, split at switch-root:
+# same image and root with rd.modpreload=0 modpreload.enable=0. Each run
+# boots both, one after the other, so that a noisy host weighs on both
+# alike. From the kernel's tracepoints, split at switch-root:
 #   initramfs calls / loaded       finit_module calls before switch-root and
 #                                  module_load events (modules whose load got
 #                                  as far as their init())
@@ -14,18 +15,22 @@
 #   by udev                        calls by udev's workers after switch-root
 #   ENODEV                         calls answered "no device", whole boot
 #   soft lockups                   "soft lockup" lines in the kernel log
-#   multi-user (s)                 guest uptime when multi-user.target was
-#                                  reached; wall: QEMU start to power-off
-# Each cell is the median of the runs. Prints a markdown table on stdout
-# (progress on stderr).
+#   switch-root, multi-user,       guest seconds since boot: the initramfs's
+#   udev settled (s)               last hook (the root is mounted), multi-
+#                                  user.target reached, udev's queue empty
+#                                  after it; wall: QEMU start to power-off
+# Each cell is the median of the runs; a last table gives, per vCPU count,
+# with / without of the three times (below 1: modpreload's boot is sooner).
+# Prints markdown on stdout (progress on stderr).
 #
-# Usage: bench/booted-storm.sh [-n RUNS] [-s "32 64 128"]
-# Guest RAM: 32 MiB a vCPU, at least 2048 (BT_MEM overrides). Images and
-# logs: build/vm/booted/. TCG on 2 host cores: a 32-vCPU boot takes about
-# 10 minutes, 128 vCPUs an hour or more; run it on a machine of its own.
+# Usage: bench/booted-storm.sh [-n RUNS] [-s "16:3 32:3 64:1"]
+# -s: vCPU counts, each with its own number of runs after a colon (-n for
+# those without; default 1). Guest RAM: 32 MiB a vCPU, at least 2048 (BT_MEM
+# overrides). Images and logs: build/vm/booted/. TCG on 2 host cores: a
+# 16-vCPU pair takes about 5 minutes, a 32-vCPU pair 10, a 64-vCPU pair 25.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-runs=1 smps="32 64 128"
+runs=1 smps="16:3 32:3 64:1"
 while [ $# -gt 0 ]; do
 	case $1 in
 	-n) runs=$2; shift 2 ;;
@@ -45,17 +50,21 @@ median() {
 	sort -n "$1" | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "-" }'
 }
 mem_default=${BT_MEM:-}
-echo "| vCPUs | modpreload | initramfs calls / loaded | booted calls / loaded (failed) | by udev | ENODEV | soft lockups | multi-user (s) | wall (s) |"
-echo "|---|---|---|---|---|---|---|---|---|"
-for smp in $smps; do
+echo "| vCPUs | modpreload | runs | initramfs calls / loaded | booted calls / loaded (failed) | by udev | ENODEV | soft lockups | switch-root (s) | multi-user (s) | udev settled (s) | wall (s) |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+ratios=$out/ratios.md
+for spec in $smps; do
+	smp=${spec%%:*}
+	n_runs=$runs
+	[ "$spec" = "$smp" ] || n_runs=${spec#*:}
 	BT_MEM=${mem_default:-$((smp * 32 > 2048 ? smp * 32 : 2048))}
-	for variant in with without; do
-		cell=$out/$smp-$variant
-		mkdir -p "$cell"
-		n=1
-		while [ "$n" -le "$runs" ]; do
+	n=1
+	while [ "$n" -le "$n_runs" ]; do
+		for variant in with without; do
+			cell=$out/$smp-$variant
+			mkdir -p "$cell"
 			r=$cell/run$n.txt
-			log "$smp vCPUs, $variant modpreload, run $n ($BT_MEM MiB)"
+			log "$smp vCPUs, run $n of $n_runs, $variant modpreload ($BT_MEM MiB)"
 			if ! bt_boot "$r" "$cell/run$n.serial" "$smp" "$variant" 14400; then
 				log "  the boot failed: see $cell/run$n.serial"
 			fi
@@ -67,10 +76,26 @@ for smp in $smps; do
 			mpt_num booted.udev_calls "$r" >>"$cell/udev"
 			echo $(($(mpt_num initrd.errno_19 "$r") + $(mpt_num booted.errno_19 "$r"))) >>"$cell/nodev"
 			mpt_num soft_lockups "$r" >>"$cell/lockups"
-			mpt_get uptime_multi_user "$r" >>"$cell/mu" || echo - >>"$cell/mu"
-			mpt_get host_wall_s "$r" >>"$cell/wall" || echo - >>"$cell/wall"
-			n=$((n + 1))
+			for k in uptime_switch_root:sr uptime_multi_user:mu uptime_settled:settled host_wall_s:wall; do
+				v=$(mpt_get "${k%%:*}" "$r")
+				echo "${v:--}" >>"$cell/${k#*:}"
+			done
 		done
-		echo "| $smp | $variant | $(median "$cell/icalls") / $(median "$cell/iloads") | $(median "$cell/bcalls") / $(median "$cell/bloads") ($(median "$cell/bfailed")) | $(median "$cell/udev") | $(median "$cell/nodev") | $(median "$cell/lockups") | $(median "$cell/mu") | $(median "$cell/wall") |"
+		n=$((n + 1))
 	done
+	for variant in with without; do
+		cell=$out/$smp-$variant
+		echo "| $smp | $variant | $n_runs | $(median "$cell/icalls") / $(median "$cell/iloads") | $(median "$cell/bcalls") / $(median "$cell/bloads") ($(median "$cell/bfailed")) | $(median "$cell/udev") | $(median "$cell/nodev") | $(median "$cell/lockups") | $(median "$cell/sr") | $(median "$cell/mu") | $(median "$cell/settled") | $(median "$cell/wall") |"
+	done
+	ratio() { # FILE: median with / median without
+		awk -v a="$(median "$out/$smp-with/$1")" -v b="$(median "$out/$smp-without/$1")" \
+			'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "x%.2f", a / b; else print "-" }'
+	}
+	echo "| $smp | $n_runs | $(ratio sr) | $(ratio mu) | $(ratio settled) |" >>"$ratios"
 done
+echo
+echo "With / without, medians (below 1: sooner with modpreload):"
+echo
+echo "| vCPUs | runs | switch-root | multi-user | udev settled |"
+echo "|---|---|---|---|---|"
+cat "$ratios"

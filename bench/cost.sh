@@ -15,8 +15,6 @@
 #                     CPU seconds, and instructions under
 #                     `valgrind --tool=callgrind` (stable on a busy host;
 #                     MP_BENCH_COST_CALLGRIND=0 skips it)
-#   baked.*           bench/baked.sh's figures: a dry run's instructions
-#                     with libkmod and with a baked plan (callgrind too)
 # Needs BENCH_WORK (bench/run.sh exports it) for the storm's module list.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -103,9 +101,3 @@ measure() { # TOOL RUNNER
 }
 measure modpreload run_mp
 measure kmod run_kmod
-# the baked plan against libkmod (bench/baked.sh: about 10 s, all callgrind)
-if [ "${MP_BENCH_COST_CALLGRIND:-1}" = 1 ] && command -v valgrind >/dev/null; then
-	bench_log "cost: the baked plan"
-	"$top/bench/baked.sh" "$w/baked" 2>"$w/baked.log" | sed 's/^/baked./' ||
-		bench_log "cost: bench/baked.sh failed: $w/baked.log"
-fi

@@ -498,11 +498,6 @@ runs=$(meta runs)
 		echo "| … instructions (callgrind) | $(mi "$(c plan.modpreload.instructions)") | $(mi "$(c plan.kmod.instructions)") | |"
 		echo "| … CPU seconds on the host (median of 3) | $(c plan.modpreload.cpu_s) | $(c plan.kmod.cpu_s) | |"
 		echo "| … output | $(kib "$(c plan.modpreload.output_bytes)") JSON plan | $(kib "$(c plan.kmod.output_bytes)") insmod lines | |"
-		if [ -n "$(c baked.all.baked.instructions)" ]; then
-			mi1() { awk -v v="$1" 'BEGIN { printf "%.2f M", v / 1e6 }'; }
-			echo "| … instructions with a baked plan (\`--plan\`; bench/baked.sh) | $(mi "$(c baked.all.baked.instructions)") (libkmod: $(mi "$(c baked.all.libkmod.instructions)")) | | |"
-			echo "| $(c baked.requests) initramfs requests on their own $(c baked.initrd.modules)-module tree: instructions, libkmod / baked plan | $(mi1 "$(c baked.initrd.libkmod.instructions)") / $(mi1 "$(c baked.initrd.baked.instructions)") | | |"
-		fi
 		echo
 		echo "Planning: \`modpreload --no-fork -n -c ALL\` (resolve, softdeps, waves, critical"
 		echo "path, JSON plan) against kmod's own resolution, \`modprobe --show-depends -a ALL\`,"

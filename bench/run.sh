@@ -7,8 +7,11 @@
 #            [--contenders LIST] [--extras] [--smoke] [-o DIR] [--report RAWDIR]
 #
 #   -n RUNS           runs of every point (MP_BENCH_RUNS, default 3)
-#   -s SCENARIOS      storm,graph,dups,cost,scale (MP_BENCH_SCENARIOS, default
-#                     all; scale is bench/scale.sh, its own report, and long:
+#   -s SCENARIOS      storm,graph,dups,cost,boot,scale (MP_BENCH_SCENARIOS,
+#                     default all; boot is bench/booted-storm.sh, the whole
+#                     boot with and without at 16, 32 (3 runs each) and 64
+#                     vCPUs (MP_BENCH_BOOT_VCPUS), its own report
+#                     boot-DATE.md, about 2 hours; scale is bench/scale.sh, its own report, and long:
 #                     32, 64 and 128 vCPUs, MP_BENCH_SCALE_VCPUS)
 #   -c VCPUS          the storm's vCPU counts on 6.1 (MP_BENCH_VCPUS, default
 #                     4,8,16,32)
@@ -17,10 +20,8 @@
 #   --contenders LIST udev,modprobe,xargs,waves,dataflow (MP_BENCH_CONTENDERS;
 #                     udev takes part in the storm only)
 #   --extras          also bench/init-vs-dracut.sh (and again with --arch
-#                     arm64), bench/dracut-storm.sh, bench/mkinitcpio-storm.sh
-#                     and bench/booted-storm.sh (the whole boot to a systemd
-#                     root at 32, 64, 128 vCPUs) when they exist (slow: hours;
-#                     MP_BENCH_EXTRAS=1)
+#                     arm64), bench/dracut-storm.sh and bench/mkinitcpio-storm.sh
+#                     when they exist (slow: hours; MP_BENCH_EXTRAS=1)
 #   --smoke           one run of each scenario at its smallest (a 40-node
 #                     DAG and 4 duplicate modules, built apart: MP_BENCH_TAG),
 #                     report in build/bench/smoke/
@@ -71,7 +72,7 @@ usage() {
 }
 
 runs=${MP_BENCH_RUNS:-3}
-scenarios=${MP_BENCH_SCENARIOS:-storm,graph,dups,cost,scale}
+scenarios=${MP_BENCH_SCENARIOS:-storm,graph,dups,cost,boot,scale}
 vcpus=${MP_BENCH_VCPUS:-4,8,16,32}
 kernels=${MP_BENCH_KERNELS:-bookworm,trixie}
 contenders=${MP_BENCH_CONTENDERS:-udev,modprobe,xargs,waves,dataflow}
@@ -177,14 +178,23 @@ for s in $(bench_words "$scenarios"); do
 			"$top/bench/scale.sh" -o "$results"
 		fi
 		;;
-	*) bench_die "unknown scenario $s (storm, graph, dups, cost, scale)" ;;
+	boot)
+		if [ "$smoke" = 1 ]; then
+			bench_log "boot: not in the smoke run (an hour or two of whole boots)"
+		else
+			"$top/bench/booted-storm.sh" -s "${MP_BENCH_BOOT_VCPUS:-16:3 32:3 64:1}" \
+				>"$results/boot-$(date +%F).md" 2>"$BENCH_RAW/boot.log" ||
+				bench_log "bench/booted-storm.sh failed: $BENCH_RAW/boot.log"
+		fi
+		;;
+	*) bench_die "unknown scenario $s (storm, graph, dups, cost, boot, scale)" ;;
 	esac
 	echo "elapsed.$s=$(($(date +%s) - t_start))" >>"$BENCH_RAW/meta.txt"
 done
 
 if [ "$extras" = 1 ]; then
 	mkdir -p "$BENCH_RAW/extras"
-	for x in init-vs-dracut dracut-storm mkinitcpio-storm booted-storm; do
+	for x in init-vs-dracut dracut-storm mkinitcpio-storm; do
 		if [ -x "$top/bench/$x.sh" ]; then
 			bench_log "extra: bench/$x.sh"
 			"$top/bench/$x.sh" >"$BENCH_RAW/extras/$x.md" 2>"$BENCH_RAW/extras/$x.log" ||

@@ -16,7 +16,7 @@ cc=${MUSL_CC:-musl-gcc}
 cross=${MP_CROSS:-}
 # -I: musl-gcc sees only musl's headers; scripts/build-libs.sh links the
 # kernel UAPI headers (linux/, asm/) into OUTDIR/include.
-cflags="-Os -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables -fno-stack-protector -I$out/include"
+cflags="-Os -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables -fno-unwind-tables -fno-stack-protector -I$out/include"
 jobs=$(nproc 2>/dev/null || echo 2)
 
 [ -f "$out/lib/libblkid.a" ] && [ -f "$out/include/blkid/blkid.h" ] && exit 0
@@ -26,17 +26,16 @@ jobs=$(nproc 2>/dev/null || echo 2)
 }
 mkdir -p "$src" "$work" "$out/lib" "$out/include/blkid"
 
+# unpacked afresh, as scripts/build-libs.sh does: no objects of other flags
 dir=$work/util-linux
-if [ ! -d "$dir" ]; then
+for dsc in "$src"/util-linux_*.dsc; do break; done
+if [ ! -f "$dsc" ]; then
+	(cd "$src" && "$top/scripts/apt.sh" apt-get -q source --download-only util-linux/bookworm >&2)
 	for dsc in "$src"/util-linux_*.dsc; do break; done
-	if [ ! -f "$dsc" ]; then
-		(cd "$src" && "$top/scripts/apt.sh" apt-get -q source --download-only util-linux/bookworm >&2)
-		for dsc in "$src"/util-linux_*.dsc; do break; done
-	fi
-	rm -rf "$dir.tmp"
-	dpkg-source --no-check -x "$dsc" "$dir.tmp" >/dev/null
-	mv "$dir.tmp" "$dir"
 fi
+rm -rf "$dir" "$dir.tmp"
+dpkg-source --no-check -x "$dsc" "$dir.tmp" >/dev/null
+mv "$dir.tmp" "$dir"
 
 # Only the library: no programs, no udev/systemd/selinux, no translations.
 # The release tarball ships a generated configure, so no autoreconf.

@@ -45,6 +45,7 @@ LIBEXECDIR ?= $(PREFIX)/lib/modpreload
 install-init: $(B)/modpreload-init
 	install -D -m 0755 $(B)/modpreload-init $(DESTDIR)$(LIBEXECDIR)/init
 	install -D -m 0755 init/mkinitramfs $(DESTDIR)$(SBINDIR)/modpreload-mkinitramfs
+	install -D -m 0644 init/modpreload-mkinitramfs.8 $(DESTDIR)$(MANDIR)/man8/modpreload-mkinitramfs.8
 
 EXTRA_INSTALL += install-init
 

@@ -2,8 +2,10 @@
 #   make deb   build/deb/modpreload_VERSION_amd64.deb (dpkg-buildpackage, debian/)
 #   make rpm   build/rpm/RPMS/x86_64/modpreload-VERSION.x86_64.rpm
 #              (rpmbuild -bb packaging/modpreload.spec, from `make install`)
+#   make dist  build/modpreload-VERSION.tar.gz, the source of the commit
+#              checked out (git archive HEAD), which builds with `make all`
 
-.PHONY: deb rpm
+.PHONY: deb rpm dist
 deb:
 	packaging/mkdeb.sh
 
@@ -12,6 +14,7 @@ deb:
 rpm: all
 	rm -rf $(B)/rpm
 	rpmbuild -bb --define "_topdir $(CURDIR)/$(B)/rpm" --define "srcdir $(CURDIR)" \
+		--define "mp_version $(VERSION)" \
 		--define "_dbpath $(CURDIR)/$(B)/rpm/db" packaging/modpreload.spec >$(B)/rpm.log 2>&1 || \
 		{ tail -n 20 $(B)/rpm.log; exit 1; }
 	ls $(CURDIR)/$(B)/rpm/RPMS/*/modpreload-*.rpm
@@ -20,3 +23,11 @@ rpm: all
 clean: clean-packages
 clean-packages:
 	rm -rf $(B)/deb $(B)/rpm $(B)/rpm.log
+
+# HEAD, not the work tree: a tarball is a commit that anyone can check out
+# again. Uncommitted changes are left out, and said so.
+dist:
+	@mkdir -p $(B)
+	@git diff --quiet HEAD -- || echo "dist: uncommitted changes are not in the tarball (it is HEAD)" >&2
+	git archive --format=tar.gz --prefix=modpreload-$(VERSION)/ -o $(B)/modpreload-$(VERSION).tar.gz HEAD
+	@echo "$(CURDIR)/$(B)/modpreload-$(VERSION).tar.gz"

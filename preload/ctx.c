@@ -28,8 +28,6 @@ struct mp_ctx {
 
 	/* libkmod's view of the module directory (see make_shadow) */
 	struct kmod_ctx *kmod;
-	bool kmod_tried;        /* made when first needed: a baked plan may
-				   answer every request without it */
 	char kmod_dir[PATH_MAX];
 	int kmod_dir_fd;        /* the N of /proc/self/fd/N there, or -1 */
 	char shadow[PATH_MAX];  /* moddir without bad indexes, while it exists */
@@ -37,7 +35,6 @@ struct mp_ctx {
 	 * whose file is gone without telling its caller (plan.c) */
 	void *depbin;
 	size_t depbin_len;
-	struct mp_baked_use baked;
 };
 
 /* depmod's indexes libkmod maps; only modules.dep.bin is indispensable. */
@@ -414,15 +411,12 @@ static int default_jobs(void)
 }
 
 /* libkmod, on the module directory; bad indexes (but modules.dep.bin,
- * checked before) are kept out of its view.  LATE: asked for after the run
- * began, with a baked plan (else at the context's creation, which then
- * fails). */
-static int open_kmod(struct mp_ctx *ctx, bool late)
+ * checked before) are kept out of its view. */
+static int open_kmod(struct mp_ctx *ctx)
 {
 	unsigned bad;
 	int r;
 
-	ctx->kmod_tried = true;
 	(void)check_indexes(ctx, 1, ARRAY_SIZE(indexes), &bad);
 	if (bad) {
 		r = make_shadow(ctx, bad);
@@ -433,10 +427,8 @@ static int open_kmod(struct mp_ctx *ctx, bool late)
 	}
 	ctx->kmod = kmod_new_logged(ctx, ctx->kmod_dir);
 	if (ctx->kmod == NULL) {
-		/* Opened late with a baked plan: what the plan covers goes on;
-		 * what needs libkmod fails with this line's reason. */
-		mp_log(ctx, MP_LOG_ERR, "%s: libkmod could not start (out of memory or its configuration)%s",
-		       ctx->env.moddir, late ? "; what needs it is not resolved" : "");
+		mp_log(ctx, MP_LOG_ERR, "%s: libkmod could not start (out of memory or its configuration)",
+		       ctx->env.moddir);
 		return -ENOMEM;
 	}
 	kmod_set_log_priority(ctx->kmod, MP_LOG_DEBUG);
@@ -453,20 +445,7 @@ static int open_kmod(struct mp_ctx *ctx, bool late)
 
 struct kmod_ctx *mp_ctx_kmod(struct mp_ctx *ctx)
 {
-	if (ctx->kmod == NULL && !ctx->kmod_tried)
-		(void)open_kmod(ctx, true);
 	return ctx->kmod;
-}
-
-struct mp_baked_use *mp_ctx_baked(struct mp_ctx *ctx)
-{
-	return &ctx->baked;
-}
-
-void mp_ctx_depbin(const struct mp_ctx *ctx, const void **buf, size_t *len)
-{
-	*buf = ctx->depbin;
-	*len = ctx->depbin_len;
 }
 
 __attribute__((format(printf, 4, 5)))
@@ -532,8 +511,8 @@ int mp_ctx_new(const struct mp_options *opts, mp_log_fn log, void *log_data,
 		mp_log(ctx, MP_LOG_ERR, "%s: %s", ctx->env.moddir, strerror(-r));
 		goto fatal;
 	}
-	/* modules.dep.bin, the one index nothing works without, and the
-	 * baked plan's key; the others are libkmod's */
+	/* modules.dep.bin, the one index nothing works without; the others
+	 * are libkmod's */
 	r = check_indexes(ctx, 0, 1, &bad);
 	if (r < 0)
 		goto fatal;
@@ -545,22 +524,16 @@ int mp_ctx_new(const struct mp_options *opts, mp_log_fn log, void *log_data,
 	 * when rd.modpreload=0: that run loads nothing to order. */
 	if (!ctx->cmdline.disabled) {
 		r = mp_profile_io_load(ctx, &ctx->env.profile);
-		if (r == 0)
-			r = mp_baked_io_load(ctx, &ctx->baked);
 		if (r < 0)
 			goto fail;
 	} else {
 		ctx->env.profile.state = "none";
-		ctx->baked.state = "none";
 	}
-	/* a baked plan in use: libkmod waits for a request it does not cover */
-	if (ctx->baked.baked == NULL) {
-		r = open_kmod(ctx, false);
-		if (r == -ENOMEM)
-			goto fail;
-		if (r < 0)
-			goto fatal;
-	}
+	r = open_kmod(ctx);
+	if (r == -ENOMEM)
+		goto fail;
+	if (r < 0)
+		goto fatal;
 	*out = ctx;
 	return 0;
 
@@ -599,7 +572,6 @@ void mp_ctx_free(struct mp_ctx *ctx)
 	free(ctx->result.kstats_before);
 	free(ctx->result.kstats_after);
 	mp_profile_free(ctx->env.profile.profile);
-	mp_baked_free(ctx->baked.baked);
 	free(ctx);
 }
 

@@ -16,8 +16,12 @@ static const char *const state_names[] = {
 	[MP_FAILED] = "failed",   [MP_SKIPPED] = "skipped", [MP_HUNG] = "hung",
 };
 
-const char *mp_state_name(enum mp_state s)
+/* The one place states are named. A dry run has not loaded what is still
+ * pending: it planned it. */
+const char *mp_state_name(enum mp_state s, bool dry_run)
 {
+	if (dry_run && s == MP_PENDING)
+		return "planned";
 	return (unsigned)s < ARRAY_SIZE(state_names) ? state_names[s] : "?";
 }
 

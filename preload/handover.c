@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The hand-over (docs/handover-design.md): once every planned load is in
- * the kernel and what is left is init()s running (sched.c decides when),
- * the caller goes on, a hook returns, systemd gets READY=1, and this
- * process finishes them, writes the report and exits. The slowest
- * driver's init() then delays only what needs that driver.
+ * The hand-over (docs/handover-design.md): once the plan is whole (sched.c
+ * decides when), the caller goes on, a hook returns, systemd gets READY=1,
+ * and this process loads what is left, writes the report and exits. A slow
+ * driver, its read and relocation as much as its init(), then delays only
+ * what needs it, as when udev's workers load it.
  *
- * udev must not load an in-flight module again: its kmod builtin counts
+ * udev must not load a module that is left to us: its kmod builtin counts
  * only a live module as loaded and calls finit_module for a coming one,
  * which a kernel before 6.5 reads, checks and (before 6.4) allocates
- * before it refuses it. So each module not final yet is held: a
+ * before it refuses it, and one not started yet it would simply load too.
+ * So each module not final yet is held: a
  * "blacklist NAME" file in /run/modprobe.d, which udev's lookups by alias
  * honour, made before the caller goes on (udevd starts after it and reads
  * it then) and removed at the end. A held module that failed had its
@@ -152,8 +153,8 @@ static int fill_held(int fd, void *data)
 	const char *name = data;
 	char buf[256 + 200];
 	int n = snprintf(buf, sizeof(buf),
-			 "# Written by modpreload: %s's init() is running; udev leaves it to\n"
-			 "# modpreload until it is live or failed, then this file goes.\n"
+			 "# Written by modpreload, which loads %s after the boot went on:\n"
+			 "# udev leaves it alone until it is live or failed, then this file goes.\n"
 			 "blacklist %s\n", name, name);
 
 	return n < 0 || (size_t)n >= sizeof(buf) ? -ENAMETOOLONG : mp_write_full(fd, buf, (size_t)n);
@@ -220,7 +221,7 @@ int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0)
 	if (argv0 && argv0[0] && access("/etc/initrd-release", F_OK) == 0)
 		argv0[0] = '@';
 	mp_ctx_result(ctx)->handover_at = mp_now_ns() - mp_ctx_env(ctx)->t0;
-	mp_log(ctx, MP_LOG_NOTICE, "handing over: %d module%s still in init(), finished in the background "
+	mp_log(ctx, MP_LOG_NOTICE, "handing over: %d module%s still to load, finished in the background "
 	       "(udev leaves them alone until then)", n, n == 1 ? "" : "s");
 	return 1;
 }

@@ -74,7 +74,9 @@ struct mp_result {
 	bool fatal;             /* nothing could be done: no index, no module dir */
 	uint64_t elapsed;       /* ns the schedule took */
 	struct mp_kstats *kstats_before, *kstats_after;
-	/* what duplicates would cost the kernel if each reached it (dupcost.c) */
+	/* what duplicates would cost the kernel if each reached it (dupcost.c),
+	 * when estimated (opts.estimate) */
+	bool estimated;
 	uint64_t dupcost_bytes, dupcost_dups;
 	/* the hand-over (handover.c): when the caller went on, ns since t0
 	 * (0: it waited for the end), and the devices whose "add" was replayed
@@ -88,56 +90,6 @@ struct mp_resolver;
 int mp_plan_resolver_new(const void *depbin, size_t depbin_len, struct mp_resolver **out);
 void mp_plan_resolver_free(struct mp_resolver *r);
 
-/* baked.c: a plan resolved at image build, as read */
-#define MP_BAKED_PATH "/usr/lib/modpreload/plan" /* in the image */
-#define MP_BAKED_MAX_BYTES (64u << 20)
-struct mp_baked_mod {
-	const char *name, *path, *options; /* path NULL: built in */
-	int *deps;          /* indexes in mods: hard, then pre, then post */
-	int ndeps[3];
-	int nkinds;         /* parsing: the kinds of deps seen so far */
-	bool install;
-};
-struct mp_baked_alias {
-	const char *pattern;
-	unsigned head;       /* the literal part before the first * ? [ */
-	int mod, tier;
-};
-struct mp_baked {
-	char kver[256];
-	uint64_t key_size, key_hash;
-	bool have_key;
-	struct mp_baked_mod *mods;
-	int nmods, capmods;
-	struct mp_baked_alias *aliases;
-	int naliases, capaliases, ntier0; /* aliases[0..ntier0): modules.alias */
-	char **nocover;
-	int nnocover, capnocover;
-	struct mp_strmap *byname, *blacklist;
-	char *text; /* the file, cut into words in place */
-};
-uint64_t mp_baked_hash(const void *buf, size_t len);
-int mp_baked_normalize(const char *in, char *out, size_t outsz);
-int mp_baked_parse(const char *buf, size_t len, struct mp_baked **out);
-int mp_baked_lookup(const struct mp_baked *b, const char *key, int **mods, int *nmods);
-void mp_baked_free(struct mp_baked *b);
-
-/* baked_io.c: the baked plan in a run, and baking it */
-struct mp_baked_use {
-	struct mp_baked *baked;   /* NULL unless used */
-	const char *state;        /* "used", "ignored", "none" */
-	char why[128];            /* for "ignored" */
-	char path[PATH_MAX];
-	unsigned covered, fell_back;
-};
-struct mp_json;
-struct mp_lookup;
-int mp_baked_io_load(struct mp_ctx *ctx, struct mp_baked_use *use);
-int mp_baked_io_resolve(struct mp_ctx *ctx, const char *key, const char *alias,
-			enum mp_source src, struct mp_lookup *lk, int *nfound);
-int mp_baked_io_write(struct mp_ctx *ctx, const char *path);
-void mp_baked_io_json(struct mp_ctx *ctx, struct mp_json *j);
-
 /* --- context (ctx.c) --- */
 int mp_ctx_new(const struct mp_options *opts, mp_log_fn log, void *log_data,
 	       struct mp_ctx **out);
@@ -149,9 +101,7 @@ const struct mp_cmdline *mp_ctx_cmdline(const struct mp_ctx *ctx);
 /* /proc/cmdline, where libkmod takes options from, parsed as ours is */
 const struct mp_cmdline *mp_ctx_kcmdline(const struct mp_ctx *ctx);
 struct mp_resolver *mp_ctx_resolver(struct mp_ctx *ctx);
-struct kmod_ctx *mp_ctx_kmod(struct mp_ctx *ctx); /* made on first use; NULL: cannot */
-struct mp_baked_use *mp_ctx_baked(struct mp_ctx *ctx);
-void mp_ctx_depbin(const struct mp_ctx *ctx, const void **buf, size_t *len);
+struct kmod_ctx *mp_ctx_kmod(struct mp_ctx *ctx);
 struct mp_coldplug *mp_ctx_coldplug(struct mp_ctx *ctx);
 struct mp_result *mp_ctx_result(const struct mp_ctx *ctx);
 char *mp_ctx_real_path(const struct mp_ctx *ctx, const char *path);
@@ -203,10 +153,9 @@ struct mp_feed {
 	int fd;
 	int (*more)(void *data, bool rescan);
 	void *data;
-	/* Asked, once the plan is all in the kernel and only init()s run (all
-	 * coming), whether to let the caller go: 1 it was, and the feed is
-	 * closed from then on (udev owns new devices); 0 not now; -1 never in
-	 * this run. NULL: never. */
+	/* Asked, once the plan is whole and loads are left, whether to let the
+	 * caller go: 1 it was, and the feed is closed from then on (udev owns
+	 * new devices); 0 not now; -1 never in this run. NULL: never. */
 	int (*handover)(void *data);
 	void (*tick)(void *data); /* every turn after the hand-over; may be NULL */
 };
@@ -225,7 +174,6 @@ struct mp_totals {
 };
 bool mp_outcome_no_device(const struct mp_plan *p, const struct mp_module *m);
 enum mp_problem mp_outcome_problem(const struct mp_plan *p, const struct mp_module *m);
-const char *mp_outcome_state_name(const struct mp_ctx *ctx, enum mp_state s);
 void mp_outcome_totals(const struct mp_ctx *ctx, struct mp_totals *t);
 int mp_outcome_exit_status(const struct mp_ctx *ctx, int run_err, int report_err);
 
@@ -247,17 +195,6 @@ struct mp_lookup {
 
 /* plan.c: libkmod resolution into the graph, single-threaded */
 int mp_plan_resolve(struct mp_ctx *ctx, const char *alias, enum mp_source src, bool explicit_name);
-struct mp_strmap *mp_plan_byname(struct mp_ctx *ctx);
-char *mp_plan_options(struct mp_ctx *ctx, const char *base, const char *name, bool merged);
-/* How much of libkmod's options for NAME (BASE) came from modprobe.d */
-size_t mp_plan_config_len(const struct mp_ctx *ctx, const char *base, const char *name);
-/* The checks after a module's file is known, shared by the libkmod and the
- * baked planners: the kernel's module_blacklist=, a modprobe.d install
- * command, the options (from OPTIONS; MERGED: libkmod's, already merged),
- * a module already live or built in.  True when they settled M: no
- * dependencies to add. */
-bool mp_plan_settle(struct mp_ctx *ctx, struct mp_module *m, const char *name, bool install,
-		    const char *options, bool merged);
 int mp_request(struct mp_ctx *ctx, const char *name_or_alias, enum mp_source src);
 
 struct mp_profile;
@@ -273,7 +210,7 @@ int mp_graph_finish(struct mp_plan *p, int idx, int *ready, int *nready);
 int mp_graph_priorities(struct mp_plan *p, const struct mp_profile *prof);
 void mp_graph_free(struct mp_plan *p);
 bool mp_state_done(enum mp_state s);
-const char *mp_state_name(enum mp_state s);
+const char *mp_state_name(enum mp_state s, bool dry_run);
 bool mp_state_ok(enum mp_state s);
 
 /* load.c: one module, in a worker. The job holds copies of the pointers

@@ -15,6 +15,7 @@
 
 static const char usage[] =
 	"Usage: modpreload [OPTION]... [MODULE|ALIAS]...\n"
+	"       modpreload analyze [--svg FILE] [REPORT]   (modpreload analyze --help)\n"
 	"Load kernel modules and what they need, each exactly once, in parallel as\n"
 	"soon as their dependencies are live.\n"
 	"\n"
@@ -37,10 +38,6 @@ static const char usage[] =
 	"  -S, --kernel-version V   kernel version (default: the running one)\n"
 	"  -C, --modprobe-config P  modprobe.d file or directory to read instead of the\n"
 	"                           default ones (repeatable)\n"
-	"      --plan FILE          a plan baked at image build (default\n"
-	"                           /usr/lib/modpreload/plan if there; \"\": none)\n"
-	"      --bake-plan FILE     write the module tree's plan to FILE (at image\n"
-	"                           build) and load nothing\n"
 	"Loading:\n"
 	"  -j, --jobs N             loads at once (default: CPUs, at most %u)\n"
 	"      --waves              wait for each wave to finish before the next starts\n"
@@ -55,9 +52,9 @@ static const char usage[] =
 	"                           beside the report; \"\": nowhere)\n"
 	"  -t, --timeout SECONDS    give up on an init() after this long (default %u)\n"
 	"      --settle-ms MS       coldplug: quiet time before the final rescan (%u)\n"
-	"      --handover           return (0; READY=1 under systemd) once only init()s\n"
-	"                           run, holding those modules from udev until they are\n"
-	"                           live or failed; a child finishes them and reports\n"
+	"      --handover           return (0; READY=1 under systemd) once the plan is\n"
+	"                           whole, holding what is left from udev until it is\n"
+	"                           live or failed; a child loads it and reports\n"
 	"                           (rd.modpreload.handover=0 or modpreload.handover=0\n"
 	"                           disables)\n"
 	"      --hold-dir DIR       where held modules are blacklisted (default\n"
@@ -71,6 +68,8 @@ static const char usage[] =
 	"                           (for /run/modprobe.d; modpreload.nodev=0 disables)\n"
 	"      --kmsg               log to /dev/kmsg instead of stderr\n"
 	"      --no-kstats          do not read /sys/kernel/debug/modules/stats\n"
+	"      --estimate           estimate what the duplicates would have cost the\n"
+	"                           kernel (the report's duplicate_cost; always with -n)\n"
 	"  -q, --quiet              errors only\n"
 	"  -v, --verbose            more (twice: debug)\n"
 	"      --sysfs DIR          sysfs to read (default /sys)\n"
@@ -85,8 +84,8 @@ static const char usage[] =
 enum {
 	OPT_COLDPLUG = 256, OPT_NO_DEFAULT_CONFIG, OPT_CMDLINE, OPT_WAVES, OPT_SETTLE,
 	OPT_KMSG, OPT_NO_KSTATS, OPT_SYSFS, OPT_NO_FORK, OPT_ORDER, OPT_POOL, OPT_PROFILE,
-	OPT_PROFILE_OUT, OPT_MODULES_LOAD, OPT_NODEV, OPT_PLAN, OPT_BAKE, OPT_LIST_CONFIG,
-	OPT_HANDOVER, OPT_HOLD_DIR,
+	OPT_PROFILE_OUT, OPT_MODULES_LOAD, OPT_NODEV, OPT_LIST_CONFIG,
+	OPT_HANDOVER, OPT_HOLD_DIR, OPT_ESTIMATE,
 };
 
 static const struct option longopts[] = {
@@ -105,8 +104,6 @@ static const struct option longopts[] = {
 	{ "order", required_argument, NULL, OPT_ORDER },
 	{ "pool", required_argument, NULL, OPT_POOL },
 	{ "profile", required_argument, NULL, OPT_PROFILE },
-	{ "plan", required_argument, NULL, OPT_PLAN },
-	{ "bake-plan", required_argument, NULL, OPT_BAKE },
 	{ "profile-out", required_argument, NULL, OPT_PROFILE_OUT },
 	{ "timeout", required_argument, NULL, 't' },
 	{ "settle-ms", required_argument, NULL, OPT_SETTLE },
@@ -114,6 +111,7 @@ static const struct option longopts[] = {
 	{ "report", required_argument, NULL, 'r' },
 	{ "kmsg", no_argument, NULL, OPT_KMSG },
 	{ "no-kstats", no_argument, NULL, OPT_NO_KSTATS },
+	{ "estimate", no_argument, NULL, OPT_ESTIMATE },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "sysfs", required_argument, NULL, OPT_SYSFS },
@@ -225,6 +223,35 @@ static void free_list(const char ***list)
 }
 #define _cleanup_list_ __attribute__((cleanup(free_list)))
 
+/*
+ * modpreload analyze: a program of its own (analyze/), so that the binary
+ * early boot runs does not carry it. It is beside this one in a build tree
+ * (build/modpreload-analyze) and in PREFIX/lib/modpreload when installed,
+ * as modpreload-mkinitramfs finds the /init.
+ */
+static int run_analyze(char **argv)
+{
+	static const char *const where[] = { "modpreload-analyze", "../lib/modpreload/analyze" };
+	char self[4096], path[4096 + 32];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	size_t i;
+
+	if (n <= 0) {
+		self[0] = '.';
+		n = 1;
+	}
+	self[n] = '\0';
+	if (strrchr(self, '/'))
+		*strrchr(self, '/') = '\0';
+	for (i = 0; i < sizeof(where) / sizeof(where[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", self, where[i]);
+		execv(path, argv);
+	}
+	fprintf(stderr, "modpreload: analyze: neither %s/%s nor %s/%s can run: %s\n", self, where[0], self,
+		where[1], strerror(errno));
+	return MP_EXIT_NOTHING;
+}
+
 int main(int argc, char **argv)
 {
 	struct mp_run_args a = {
@@ -238,6 +265,9 @@ int main(int argc, char **argv)
 	_cleanup_list_ const char **names = NULL;
 	int nconfigs = 0, nmpconf = 0, nnames = 0, c, i;
 	bool kmsg = getppid() == 1;
+
+	if (argc > 1 && strcmp(argv[1], "analyze") == 0)
+		return run_analyze(argv + 1);
 	unsigned v;
 
 	/* A reader that goes away (modpreload -n | head) makes write() fail
@@ -304,13 +334,6 @@ int main(int argc, char **argv)
 		case OPT_PROFILE_OUT:
 			a.opts.profile_out = optarg;
 			break;
-		case OPT_PLAN:
-			a.opts.plan = optarg;
-			break;
-		case OPT_BAKE:
-			a.bake_path = optarg;
-			a.opts.plan = "";
-			break;
 		case 't':
 			if (parse_limit("timeout", MP_LIM_TIMEOUT_S, optarg, &v) != 0)
 				return MP_EXIT_USAGE;
@@ -332,6 +355,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_NO_KSTATS:
 			a.opts.kstats = false;
+			break;
+		case OPT_ESTIMATE:
+			a.opts.estimate = true;
 			break;
 		case 'q':
 			lg.max_prio = MP_LOG_ERR;
@@ -364,10 +390,7 @@ int main(int argc, char **argv)
 	for (i = optind; i < argc; i++)
 		if (push(&names, &nnames, argv[i]) < 0)
 			return MP_EXIT_NOTHING;
-	if (a.bake_path && (nnames || nconfigs || a.opts.coldplug))
-		return bad_usage("%s", "--bake-plan bakes the whole tree: give no modules, --config or --coldplug");
-	if (a.bake_path == NULL && nnames == 0 && nconfigs == 0 && !a.opts.coldplug && a.default_configs == false &&
-	    !a.modules_load &&
+	if (nnames == 0 && nconfigs == 0 && !a.opts.coldplug && !a.default_configs && !a.modules_load &&
 	    a.opts.cmdline && a.opts.cmdline[0] == '\0')
 		return bad_usage("%s", "nothing to load: give modules, --config, --coldplug or a command line");
 

@@ -15,7 +15,10 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#define MP_VERSION "0.1.0"
+/* The version is the VERSION file's, which the Makefile passes as -D. */
+#ifndef MP_VERSION
+#error "MP_VERSION is not defined: build with make, which reads it from VERSION"
+#endif
 
 enum mp_log_prio { MP_LOG_ERR = 3, MP_LOG_WARNING = 4, MP_LOG_NOTICE = 5,
 		   MP_LOG_INFO = 6, MP_LOG_DEBUG = 7 };
@@ -54,11 +57,12 @@ struct mp_options {
 	} pool;
 	const char *profile;     /* NULL: MP_PROFILE_PATH if there; "": none */
 	const char *profile_out; /* NULL: "profile" beside the report; "": none */
-	const char *plan;        /* baked at image build; NULL: MP_BAKED_PATH if
-				    there; "": none (libkmod resolves all) */
 	bool dry_run;
 	bool coldplug;
 	bool kstats;             /* read /sys/kernel/debug/modules/stats */
+	bool estimate;           /* what the duplicates would cost the kernel
+				    (dupcost.c): each module asked for twice is
+				    opened again; always with dry_run */
 	bool grouped;            /* the summary says one line per kind of problem,
 				    not one per module: /dev/kmsg drops a writer's
 				    records past 10 in 5 s */
@@ -74,10 +78,9 @@ struct mp_run_args {
 				       systemd-modules-load reads them */
 	const char *nodev_path;     /* append "blacklist NAME" there (nodev.c) */
 	const char *report_path;
-	const char *bake_path;      /* write the tree's plan there, load nothing */
 	bool fork_guard;            /* run in a child so a hung init() cannot hold us */
-	bool handover;              /* with fork_guard: return once only init()s
-				       run, a child finishing them (handover.c) */
+	bool handover;              /* with fork_guard: return once the plan is
+				       whole, a child loading the rest (handover.c) */
 	const char *hold_dir;       /* where held modules are blacklisted; NULL:
 				       MP_HOLD_DIR */
 	char *argv0;                /* made '@...' in an initrd: systemd spares it */

@@ -61,12 +61,6 @@ enum mp_problem mp_outcome_problem(const struct mp_plan *p, const struct mp_modu
 	}
 }
 
-/* A dry run has not loaded what is still pending: it planned it. */
-const char *mp_outcome_state_name(const struct mp_ctx *ctx, enum mp_state s)
-{
-	return mp_ctx_opts(ctx)->dry_run && s == MP_PENDING ? "planned" : mp_state_name(s);
-}
-
 void mp_outcome_totals(const struct mp_ctx *ctx, struct mp_totals *t)
 {
 	const struct mp_plan *p = mp_ctx_plan(ctx);

@@ -19,7 +19,7 @@ struct mp_resolver {
 	struct mp_strmap *byname;   /* module name -> index in plan.mods */
 	struct mp_strmap *lookups;  /* normalised alias -> index in resolved[] */
 	struct mp_strmap *softdeps; /* names with a softdep line; NULL: ask always */
-	bool softdeps_read;         /* softdeps made, on first use (libkmod is lazy) */
+	bool softdeps_read;         /* softdeps made, on first use */
 	struct mp_lookup *resolved;
 	int nresolved, capresolved;
 	unsigned mark_epoch;        /* for mp_module.mark */
@@ -95,7 +95,7 @@ static bool is_builtin(struct kmod_module *km)
  * our reading of /proc/cmdline gives (an option named by an alias), all
  * of it is kept.
  */
-size_t mp_plan_config_len(const struct mp_ctx *ctx, const char *base, const char *name)
+static size_t config_len(const struct mp_ctx *ctx, const char *base, const char *name)
 {
 	const struct mp_cmdline *k = mp_ctx_kcmdline(ctx);
 	size_t all = base ? strlen(base) : 0, len = all;
@@ -117,15 +117,15 @@ size_t mp_plan_config_len(const struct mp_ctx *ctx, const char *base, const char
 
 /*
  * A module's options as modprobe passes them: modprobe.d's, then the
- * kernel command line's. Those libkmod read in /proc/cmdline (MERGED)
- * make way for ours, read with the same rules from the file we were
- * given (a copy of /proc/cmdline in dracut and initramfs-tools, itself in
- * mkinitcpio): the same options whichever it was, each once.
+ * kernel command line's. Those libkmod read in /proc/cmdline make way
+ * for ours, read with the same rules from the file we were given (a copy
+ * of /proc/cmdline in dracut and initramfs-tools, itself in mkinitcpio):
+ * the same options whichever it was, each once.
  */
-char *mp_plan_options(struct mp_ctx *ctx, const char *base, const char *name, bool merged)
+static char *options_for(struct mp_ctx *ctx, const char *base, const char *name)
 {
 	const struct mp_cmdline *cl = mp_ctx_cmdline(ctx);
-	size_t len = merged ? mp_plan_config_len(ctx, base, name) : base ? strlen(base) : 0;
+	size_t len = config_len(ctx, base, name);
 	char *opts = len ? strndup(base, len) : NULL;
 	int i;
 
@@ -188,8 +188,8 @@ static int add_list(struct mp_ctx *ctx, int idx, struct kmod_list *list, const c
 	return r;
 }
 
-/* The names with a softdep line, the first time libkmod has a module to
- * expand (a run the baked plan covers never opens libkmod). */
+/* The names with a softdep line, the first time a module is expanded (a
+ * run whose modules are all live or built in never needs them). */
 static const struct mp_strmap *softdeps_of(struct mp_ctx *ctx)
 {
 	struct mp_resolver *res = mp_ctx_resolver(ctx);
@@ -224,6 +224,42 @@ static int expand(struct mp_ctx *ctx, struct kmod_module *km, int idx)
 	kmod_module_unref_list(pre);
 	kmod_module_unref_list(post);
 	return r;
+}
+
+/* The checks after a module's file is known: the kernel's
+ * module_blacklist=, a modprobe.d install command, the options, a module
+ * already live or built in. True when they settled M: no dependencies to
+ * add. */
+static bool settle(struct mp_ctx *ctx, struct mp_module *m, const char *name, bool install,
+		   const char *options)
+{
+	const struct mp_env *env = mp_ctx_env(ctx);
+	const struct mp_cmdline *cl = mp_ctx_cmdline(ctx);
+
+	if (mp_cmdline_listed(cl->kblacklist, cl->nkblacklist, name)) {
+		m->state = MP_SKIPPED;
+		m->excluded = true;
+		m->skip_why = strdup("module_blacklist= on the kernel command line");
+		return true;
+	}
+	if (install) {
+		m->state = MP_SKIPPED;
+		m->excluded = true;
+		m->skip_why = strdup("modprobe.d has an install command for it; not run, left to modprobe");
+		mp_warn(ctx, "%s: modprobe.d install command not run; left to modprobe", name);
+		return true;
+	}
+	m->options = options_for(ctx, options, name);
+	switch (env->live_state ? mp_initstate(env->sysfs, name) : MP_INITSTATE_NONE) {
+	case MP_INITSTATE_LIVE:
+		m->state = MP_LIVE;
+		return true;
+	case MP_INITSTATE_BUILTIN:
+		m->state = MP_BUILTIN;
+		return true;
+	default:
+		return false;
+	}
 }
 
 static int add_module(struct mp_ctx *ctx, struct kmod_module *km, struct why why, int *out)
@@ -269,42 +305,9 @@ static int add_module(struct mp_ctx *ctx, struct kmod_module *km, struct why why
 		mp_log(ctx, MP_LOG_INFO, "%s: %s: %s", name, m->path ? m->path : path, mp_errno_name(m->err));
 		return 0;
 	}
-	if (mp_plan_settle(ctx, m, name, kmod_module_get_install_commands(km) != NULL,
-			   kmod_module_get_options(km), true))
+	if (settle(ctx, m, name, kmod_module_get_install_commands(km) != NULL, kmod_module_get_options(km)))
 		return 0;
 	return expand(ctx, km, idx);
-}
-
-bool mp_plan_settle(struct mp_ctx *ctx, struct mp_module *m, const char *name, bool install,
-		    const char *options, bool merged)
-{
-	const struct mp_env *env = mp_ctx_env(ctx);
-	const struct mp_cmdline *cl = mp_ctx_cmdline(ctx);
-
-	if (mp_cmdline_listed(cl->kblacklist, cl->nkblacklist, name)) {
-		m->state = MP_SKIPPED;
-		m->excluded = true;
-		m->skip_why = strdup("module_blacklist= on the kernel command line");
-		return true;
-	}
-	if (install) {
-		m->state = MP_SKIPPED;
-		m->excluded = true;
-		m->skip_why = strdup("modprobe.d has an install command for it; not run, left to modprobe");
-		mp_warn(ctx, "%s: modprobe.d install command not run; left to modprobe", name);
-		return true;
-	}
-	m->options = mp_plan_options(ctx, options, name, merged);
-	switch (env->live_state ? mp_initstate(env->sysfs, name) : MP_INITSTATE_NONE) {
-	case MP_INITSTATE_LIVE:
-		m->state = MP_LIVE;
-		return true;
-	case MP_INITSTATE_BUILTIN:
-		m->state = MP_BUILTIN;
-		return true;
-	default:
-		return false;
-	}
 }
 
 static bool in_list(struct kmod_list *list, const char *name)
@@ -513,17 +516,12 @@ static int new_lookup(struct mp_ctx *ctx, const char *key, struct mp_lookup **ou
 	return 0;
 }
 
-struct mp_strmap *mp_plan_byname(struct mp_ctx *ctx)
-{
-	return mp_ctx_resolver(ctx)->byname;
-}
-
 int mp_plan_resolve(struct mp_ctx *ctx, const char *alias, enum mp_source src, bool explicit_name)
 {
 	struct mp_plan *p = mp_ctx_plan(ctx);
 	struct mp_resolver *rs = mp_ctx_resolver(ctx);
 	struct kmod_list *list = NULL, *allowed = NULL, *l;
-	struct kmod_ctx *kmod;
+	struct kmod_ctx *kmod = mp_ctx_kmod(ctx);
 	struct mp_lookup *lk;
 	char key[PATH_MAX];
 	int r, li, nfound = 0;
@@ -541,16 +539,6 @@ int mp_plan_resolve(struct mp_ctx *ctx, const char *alias, enum mp_source src, b
 	r = new_lookup(ctx, key, &lk);
 	if (r < 0)
 		goto out;
-	r = mp_baked_io_resolve(ctx, key, alias, src, lk, &nfound);
-	if (r < 0)
-		goto out;
-	if (r > 0)
-		goto resolved;
-	kmod = mp_ctx_kmod(ctx);
-	if (kmod == NULL) {
-		r = -ENOMEM;
-		goto out;
-	}
 	r = kmod_module_new_from_lookup(kmod, key, &list);
 	if (r < 0)
 		mp_warn(ctx, "%s: lookup failed (%s)", alias, mp_errno_name(-r));
@@ -585,7 +573,6 @@ int mp_plan_resolve(struct mp_ctx *ctx, const char *alias, enum mp_source src, b
 		lk->mods = mods;
 		lk->mods[lk->nmods++] = idx;
 	}
-resolved:
 	lk->blacklisted = nfound > 0 && lk->nmods == 0;
 	if (nfound == 0 && explicit_name) {
 		mp_log(ctx, MP_LOG_INFO, "%s: module not found in %s (ENOENT)", alias, mp_ctx_env(ctx)->moddir);

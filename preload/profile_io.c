@@ -65,7 +65,15 @@ int mp_profile_io_load(struct mp_ctx *ctx, struct mp_profile_use *use)
 	}
 	if (strcmp(p->kver, kver) != 0) {
 		use->state = "ignored";
-		mp_warn(ctx, "profile %s: made on kernel %s, not %s: ignored", path, p->kver, kver);
+		/* The image builders copy the booted system's last profile
+		 * whatever its kernel (this is the one place that judges it):
+		 * after a kernel upgrade the image holds the old kernel's until
+		 * it is built again, which is no news at every boot. */
+		if (opts->profile == NULL)
+			mp_log(ctx, MP_LOG_INFO, "profile %s: made on kernel %s, not %s: ignored", path,
+			       p->kver, kver);
+		else
+			mp_warn(ctx, "profile %s: made on kernel %s, not %s: ignored", path, p->kver, kver);
 		mp_profile_free(p);
 		return 0;
 	}
@@ -129,20 +137,37 @@ static int collect(struct mp_ctx *ctx, char ***lines, int *n)
 	return r;
 }
 
-static int write_all(int fd, char **lines, int n, const char *kver)
-{
-	FILE *f = fdopen(fd, "w");
-	int i, r = 0;
+/* The new profile's text, as mp_write_atomic() fills the file. */
+struct profile_text {
+	char **lines;
+	int n;
+	const char *kver;
+};
 
-	if (f == NULL)
-		return -errno;
-	fprintf(f, "modpreload-profile %u\nkernel %s\n", MP_PROFILE_VERSION, kver);
-	for (i = 0; i < n; i++)
-		fprintf(f, "%s\n", lines[i]);
-	if (fflush(f) != 0 || ferror(f))
-		r = errno ? -errno : -EIO;
-	fclose(f);
-	return r;
+/* In 4 KiB writes: a line is a name and a number, far shorter. */
+static int fill_profile(int fd, void *data)
+{
+	const struct profile_text *t = data;
+	char buf[4096];
+	int len, i, r = 0;
+
+	len = snprintf(buf, sizeof(buf), "modpreload-profile %u\nkernel %s\n", MP_PROFILE_VERSION, t->kver);
+	for (i = 0; i < t->n && r == 0; i++) {
+		size_t n = strlen(t->lines[i]);
+
+		if ((size_t)len + n + 1 > sizeof(buf)) {
+			r = mp_write_full(fd, buf, (size_t)len);
+			len = 0;
+		}
+		if (r == 0 && n + 1 > sizeof(buf))
+			r = -E2BIG;
+		if (r == 0) {
+			memcpy(buf + len, t->lines[i], n);
+			len += (int)n;
+			buf[len++] = '\n';
+		}
+	}
+	return r == 0 ? mp_write_full(fd, buf, (size_t)len) : r;
 }
 
 /*
@@ -169,15 +194,14 @@ static int replaceable(const char *path)
 }
 
 /*
- * Written beside path and renamed over it, as the report is: the next
- * boot's image builder copies a whole profile or none. Only over an
- * older profile (replaceable()).
+ * Replaced whole (mp_write_atomic), as the report is: the next boot's
+ * image builder copies a whole profile or none. Only over an older
+ * profile (replaceable()).
  */
 int mp_profile_io_write(struct mp_ctx *ctx, const char *path)
 {
-	char tmp[PATH_MAX], dir[PATH_MAX];
-	char **lines = NULL;
-	int n = 0, fd, r, i;
+	struct profile_text t = { NULL, 0, mp_ctx_env(ctx)->kver };
+	int r, i;
 
 	r = replaceable(path);
 	if (r == -EEXIST) {
@@ -186,28 +210,14 @@ int mp_profile_io_write(struct mp_ctx *ctx, const char *path)
 		return r;
 	}
 	if (r == 0)
-		r = collect(ctx, &lines, &n);
-	if (r == 0 && snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
-		r = -ENAMETOOLONG;
-	/* /run/modpreload may not be there yet (dracut reports elsewhere) */
-	if (r == 0 && mkdir(dirname(strcpy(dir, tmp)), 0755) < 0 && errno != EEXIST)
-		r = -errno;
-	if (r == 0) {
-		fd = mkostemp(tmp, O_CLOEXEC | O_NOFOLLOW);
-		if (fd < 0) {
-			r = -errno;
-		} else {
-			(void)fchmod(fd, 0644);
-			r = write_all(fd, lines, n, mp_ctx_env(ctx)->kver);
-			if (r == 0 && rename(tmp, path) < 0)
-				r = -errno;
-			if (r < 0)
-				(void)unlink(tmp);
-		}
-	}
-	for (i = 0; i < n; i++)
-		free(lines[i]);
-	free(lines);
+		r = collect(ctx, &t.lines, &t.n);
+	/* /run/modpreload may not be there yet (dracut reports elsewhere):
+	 * the helper makes it */
+	if (r == 0)
+		r = mp_write_atomic(path, NULL, 0644, fill_profile, &t);
+	for (i = 0; i < t.n; i++)
+		free(t.lines[i]);
+	free(t.lines);
 	if (r < 0)
 		mp_log(ctx, MP_LOG_WARNING, "%s: cannot write the profile: %s (%s)", path,
 		       strerror(-r), mp_errno_name(-r));

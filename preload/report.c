@@ -87,7 +87,7 @@ static void json_module(struct mp_json *j, const struct mp_ctx *ctx, const struc
 	mp_json_str(j, "name", m->name);
 	mp_json_str(j, "path", m->path);
 	mp_json_u64(j, "wave", (uint64_t)m->wave);
-	mp_json_str(j, "state", mp_outcome_state_name(ctx, m->state));
+	mp_json_str(j, "state", mp_state_name(m->state, mp_ctx_opts(ctx)->dry_run));
 	if (m->err) {
 		mp_json_u64(j, "errno", (uint64_t)m->err);
 		mp_json_str(j, "error", mp_errno_name(m->err));
@@ -107,7 +107,10 @@ static void json_module(struct mp_json *j, const struct mp_ctx *ctx, const struc
 	mp_json_str(j, "how", m->how);
 	mp_json_str(j, "options", m->options);
 	mp_json_u64(j, "size", (uint64_t)m->size);
-	mp_json_u64(j, "duplicate_cost_bytes", m->dup_bytes);
+	if (mp_ctx_result(ctx)->estimated)
+		mp_json_u64(j, "duplicate_cost_bytes", m->dup_bytes);
+	else
+		mp_json_null(j, "duplicate_cost_bytes");
 	mp_json_u64(j, "requests", m->requests);
 	mp_json_u64(j, "requests_with_dependents", m->requests_with_dependents);
 	mp_json_bool(j, "no_device", mp_outcome_no_device(p, m));
@@ -251,23 +254,27 @@ int mp_report_json(struct mp_ctx *ctx, int fd)
 	 * per-request modprobe would touch if every request raced */
 	mp_json_u64(&j, "duplicates_with_dependencies", t.dup_deps);
 	mp_json_u64(&j, "bytes_not_read_with_dependencies", t.bytes_not_read_deps);
-	/* and what the kernel would allocate for them before refusing them */
-	mp_json_obj_begin(&j, "duplicate_cost");
-	mp_json_u64(&j, "duplicates", mp_ctx_result(ctx)->dupcost_dups);
-	mp_json_u64(&j, "bytes", mp_ctx_result(ctx)->dupcost_bytes);
-	mp_json_str(&j, "model", dupcost_model(ctx));
-	mp_json_obj_end(&j);
+	/* and what the kernel would allocate for them before refusing them;
+	 * null unless estimated (--estimate, -n) */
+	if (mp_ctx_result(ctx)->estimated) {
+		mp_json_obj_begin(&j, "duplicate_cost");
+		mp_json_u64(&j, "duplicates", mp_ctx_result(ctx)->dupcost_dups);
+		mp_json_u64(&j, "bytes", mp_ctx_result(ctx)->dupcost_bytes);
+		mp_json_str(&j, "model", dupcost_model(ctx));
+		mp_json_obj_end(&j);
+	} else {
+		mp_json_null(&j, "duplicate_cost");
+	}
 	mp_json_obj_begin(&j, "counts");
 	for (i = MP_LOADED; i <= MP_HUNG; i++)
-		mp_json_u64(&j, mp_state_name(i), t.by_state[i]);
+		mp_json_u64(&j, mp_state_name(i, false), t.by_state[i]);
 	if (o->dry_run)
-		mp_json_u64(&j, "planned", t.by_state[MP_PENDING]);
+		mp_json_u64(&j, mp_state_name(MP_PENDING, true), t.by_state[MP_PENDING]);
 	mp_json_u64(&j, "no_device", t.no_device);
 	mp_json_obj_end(&j);
 	json_waves(&j, p, t.nwaves);
 	json_critical(&j, p);
 	json_profile(&j, ctx);
-	mp_baked_io_json(ctx, &j);
 	mp_json_arr_begin(&j, "modules");
 	for (i = 0; i < p->nmods; i++)
 		json_module(&j, ctx, &p->mods[i]);

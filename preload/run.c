@@ -15,7 +15,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -26,15 +25,17 @@
 
 #include "internal.h"
 
+static int fill_report(int fd, void *ctx)
+{
+	return mp_report_json(ctx, fd);
+}
+
 /*
  * The loads are done by now: a report that cannot be written loses only
- * itself, with a warning naming the path and the errno. The directory's
- * own error is the one to tell: on a read-only /run, open() would only
- * say that the directory is not there.
+ * itself, with a warning naming the path and the errno.
  */
 static int write_report(struct mp_ctx *ctx, const char *path)
 {
-	char tmp[PATH_MAX], dir[PATH_MAX];
 	_cleanup_close_ int fd = -1;
 	struct stat st;
 	int r;
@@ -51,51 +52,21 @@ static int write_report(struct mp_ctx *ctx, const char *path)
 	 * caller made) is written where it points, as a shell redirection
 	 * would: renaming a file over it would replace a device node or the
 	 * caller's link. O_NONBLOCK: a fifo nobody reads is ENXIO, not a
-	 * child that never hands back its status.
+	 * child that never hands back its status. A file is replaced whole,
+	 * readable by all as the report has always been: readers see the old
+	 * report or the new one, never half of one.
 	 */
 	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NONBLOCK);
 		if (fd >= 0)
 			(void)fcntl(fd, F_SETFL, 0);
 		r = fd < 0 ? -errno : mp_report_json(ctx, fd);
-		if (r < 0)
-			mp_log(ctx, MP_LOG_ERR, "%s: cannot write the report: %s (%s)", path,
-			       strerror(-r), mp_errno_name(-r));
-		return r;
+	} else {
+		r = mp_write_atomic(path, NULL, 0644, fill_report, ctx);
 	}
-	/* mkdir's own errno: on a read-only /run without the directory,
-	 * mkostemp below would only say ENOENT */
-	snprintf(dir, sizeof(dir), "%s", path);
-	if (mkdir(dirname(dir), 0755) < 0 && errno != EEXIST) {
-		r = -errno;
+	if (r < 0)
 		mp_log(ctx, MP_LOG_ERR, "%s: cannot write the report: %s (%s)", path, strerror(-r),
 		       mp_errno_name(-r));
-		return r;
-	}
-	/*
-	 * Written beside its path, then renamed over it: readers see the old
-	 * report or the new one, never half of one. The temporary name is a
-	 * fresh one that mkostemp creates O_EXCL (and O_NOFOLLOW): whatever
-	 * already sits at a name, a planted symlink included, is never opened.
-	 */
-	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
-	fd = mkostemp(tmp, O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0) {
-		r = -errno;
-		mp_log(ctx, MP_LOG_ERR, "%s: cannot write the report: %s (%s)", path, strerror(-r),
-		       mp_errno_name(-r));
-		return r;
-	}
-	/* mkostemp makes it 0600; the report has always been for everyone */
-	(void)fchmod(fd, 0644);
-	r = mp_report_json(ctx, fd);
-	if (r == 0 && rename(tmp, path) < 0)
-		r = -errno;
-	if (r < 0) {
-		mp_log(ctx, MP_LOG_ERR, "%s: cannot write the report: %s (%s)", path, strerror(-r),
-		       mp_errno_name(-r));
-		(void)unlink(tmp);
-	}
 	return r;
 }
 
@@ -271,11 +242,6 @@ static int run_here(const struct mp_run_args *a, int status_fd)
 		mp_ctx_free(ctx);
 		return MP_EXIT_NOTHING;
 	}
-	if (a->bake_path) {
-		r = mp_baked_io_write(ctx, a->bake_path);
-		mp_ctx_free(ctx);
-		return r < 0 ? MP_EXIT_NOTHING : MP_EXIT_OK;
-	}
 	if (mp_ctx_cmdline(ctx)->disabled) {
 		mp_log(ctx, MP_LOG_NOTICE, "disabled by rd.modpreload=0 on the kernel command line");
 		mp_ctx_free(ctx);
@@ -293,8 +259,10 @@ static int run_here(const struct mp_run_args *a, int status_fd)
 	r = gather(ctx, a);
 	if (r == 0)
 		r = schedule(&c);
-	if (r == 0)
-		(void)mp_dupcost_plan(ctx, &res->dupcost_bytes, &res->dupcost_dups);
+	/* the benchmark's and the demo's number, not the boot's: it opens
+	 * again every module asked for twice */
+	if (r == 0 && (a->opts.estimate || a->opts.dry_run))
+		res->estimated = mp_dupcost_plan(ctx, &res->dupcost_bytes, &res->dupcost_dups) == 0;
 	if (r < 0) {
 		mp_log(ctx, MP_LOG_ERR, "stopped: %s (%s)", strerror(-r), mp_errno_name(-r));
 		res->fatal = mp_ctx_plan(ctx)->nmods == 0;
@@ -391,7 +359,7 @@ static int wait_child(const struct mp_run_args *a, int fd, pid_t pid, bool *noti
 	if (n == 1 && b == MP_STATUS_HANDOVER) {
 		/* systemd's unit is started now; its main process stays until
 		 * the end, as the unit's status should say. Anyone else goes. */
-		*notified = mp_notify_ready("handed over; init()s still running") > 0;
+		*notified = mp_notify_ready("handed over; loading the rest") > 0;
 		if (!*notified)
 			return MP_EXIT_OK;
 		n = read_status(fd, &b, deadline);

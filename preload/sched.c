@@ -307,7 +307,7 @@ static void log_result(struct mp_ctx *ctx, const struct mp_module *m)
 		mp_log(ctx, MP_LOG_INFO, "%s: %s: %s (%s)", m->name,
 		       m->how ? m->how : "open", mp_load_error(m->err), mp_errno_name(m->err));
 	else
-		mp_log(ctx, MP_LOG_DEBUG, "%s: %s in %.1f ms", m->name, mp_state_name(m->state),
+		mp_log(ctx, MP_LOG_DEBUG, "%s: %s in %.1f ms", m->name, mp_state_name(m->state, false),
 		       (double)(m->t_end - m->t_start) / 1e6);
 }
 
@@ -664,29 +664,24 @@ static void wait_for_news(struct sched *s, uint64_t wait_ns)
 #define MP_HANDOVER_RETRY_NS (200u * 1000000u)
 
 /*
- * Whether the caller may go on now (docs/handover-design.md): nothing is
- * queued or waits to be applied, every running load is in its init()
- * (coming, not still reading or checking), the feed has been quiet for
- * settle_ms and a last rescan brings nothing. What is left is then only
- * init()s, and what waits for them. Called with the lock held; a rescan
- * that brings work releases it and says no.
+ * Whether the caller may go on now (docs/handover-design.md): the plan is
+ * whole (the feed has been quiet for settle_ms and a last rescan brings
+ * nothing) and loads are left, queued, running or waiting for others. The
+ * boot then waits for none of them: held from udev, they load here as they
+ * would have, in udev's workers, beside the boot. Waiting until only
+ * init()s ran (the first version) kept udevd and sysinit.target waiting for
+ * every load's read and relocation: at 32 vCPUs under TCG, minutes.
+ * Called with the lock held; a rescan that brings work releases it and
+ * says no.
  */
 static bool may_hand_over(struct sched *s, uint64_t now, int *r)
 {
 	uint64_t settle = (uint64_t)s->opts->settle_ms * 1000000u;
-	int i;
 
-	if (s->feed.handover == NULL || s->handed_over || now < s->handover_next ||
-	    s->qlen > 0 || s->ndone > 0 || s->running == 0 || now - s->news_at < settle)
+	if (s->feed.handover == NULL || s->handed_over || now < s->handover_next || s->ndone > 0 ||
+	    (s->running == 0 && s->qlen == 0) || now - s->news_at < settle)
 		return false;
 	s->handover_next = now + MP_HANDOVER_RETRY_NS;
-	for (i = 0; i < s->nworkers; i++) {
-		const struct worker *w = s->workers[i];
-
-		if (w->job >= 0 && !w->abandoned &&
-		    mp_initstate(s->env->sysfs, s->plan->mods[w->job].name) != MP_INITSTATE_COMING)
-			return false;
-	}
 	/* one rescan for each quiet spell: a refused hand-over asks again,
 	 * and a walk of sysfs on every ask would cost more than the loads */
 	if (s->feed.more && s->rescan_at <= s->news_at) {
@@ -775,7 +770,7 @@ static int loop(struct sched *s)
 		if (r < 0)
 			break;
 		/* a refused hand-over is asked again when its retry is due */
-		if (s->feed.handover && !s->handed_over && s->running > 0 && s->qlen == 0) {
+		if (s->feed.handover && !s->handed_over && (s->running > 0 || s->qlen > 0)) {
 			uint64_t t = mp_now_ns(), at = s->handover_next;
 
 			if (s->news_at + (uint64_t)s->opts->settle_ms * 1000000u > at)

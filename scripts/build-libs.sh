@@ -17,7 +17,7 @@ work=${MP_SRC_WORK:-$src}
 cc=${MUSL_CC:-musl-gcc}
 cross=${MP_CROSS:-}
 ar=${cross:+$cross-}ar
-cflags="-Os -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables -fno-stack-protector"
+cflags="-Os -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables -fno-unwind-tables -fno-stack-protector"
 jobs=$(nproc 2>/dev/null || echo 2)
 
 mkdir -p "$src" "$work" "$out/lib" "$out/include"
@@ -26,18 +26,18 @@ mkdir -p "$src" "$work" "$out/lib" "$out/include"
 exec 9>"$out/.lock"
 flock 9
 
+# Unpacked afresh for every build: make would take the objects of an
+# earlier build with other flags as up to date.
 fetch() { # package -> prints the unpacked directory
 	dir=$work/$1
-	if [ ! -d "$dir" ]; then
+	dsc=$(find "$src/" -maxdepth 1 -name "$1_*.dsc" | head -n 1)
+	if [ -z "$dsc" ]; then
+		(cd "$src" && "$top/scripts/apt.sh" apt-get -q source --download-only "$1/bookworm" >&2)
 		dsc=$(find "$src/" -maxdepth 1 -name "$1_*.dsc" | head -n 1)
-		if [ -z "$dsc" ]; then
-			(cd "$src" && "$top/scripts/apt.sh" apt-get -q source --download-only "$1/bookworm" >&2)
-			dsc=$(find "$src/" -maxdepth 1 -name "$1_*.dsc" | head -n 1)
-		fi
-		rm -rf "$dir.tmp"
-		dpkg-source --no-check -x "$dsc" "$dir.tmp" >&2
-		mv "$dir.tmp" "$dir"
 	fi
+	rm -rf "$dir" "$dir.tmp"
+	dpkg-source --no-check -x "$dsc" "$dir.tmp" >&2
+	mv "$dir.tmp" "$dir"
 	echo "$dir"
 }
 
@@ -91,9 +91,11 @@ fi
 
 if [ ! -f "$out/lib/libz.a" ]; then
 	d=$(fetch zlib)
-	# zlib's configure takes the cross tools from CHOST, not --host
+	# zlib's configure takes the cross tools from CHOST, not --host.
+	# DYNAMIC_CRC_TABLE: gzip's CRC tables made at the first use (once,
+	# with C11 atomics: workers decompress at once), not 8 KiB of the file.
 	(cd "$d" && if [ -n "$cross" ]; then export CHOST="$cross"; fi &&
-		CC=$cc CFLAGS="$cflags" ./configure --static >/dev/null &&
+		CC=$cc CFLAGS="$cflags -DDYNAMIC_CRC_TABLE" ./configure --static >/dev/null &&
 		make -s -j"$jobs" libz.a >/dev/null)
 	cp "$d/libz.a" "$out/lib/"
 	cp "$d/zlib.h" "$d/zconf.h" "$out/include/"

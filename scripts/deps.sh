@@ -4,7 +4,7 @@
 # and the tests fetch them into build/ themselves (scripts/apt.sh).
 # Quiet and quick when everything is already there.
 set -eu
-pkgs="build-essential musl-tools clang libclang-rt-14-dev llvm
+pkgs="build-essential musl-tools clang libclang-rt-14-dev llvm groff-base
 libkmod-dev libzstd-dev liblzma-dev zlib1g-dev libblkid-dev
 kmod zstd xz-utils gzip cpio jq file python3
 autoconf automake libtool pkg-config gettext autopoint dpkg-dev debian-archive-keyring

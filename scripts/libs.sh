@@ -30,6 +30,9 @@ name=libs-${cross:-native}
 
 if [ -z "$sources" ] || ! mp_cache_get "$name" "$key" "$out"; then
 	fresh=1
+	# built again from nothing: libraries made from other scripts or
+	# flags would otherwise stay, and be kept under this key
+	rm -rf "${out:?}/lib" "${out:?}/include"
 else
 	fresh=
 fi

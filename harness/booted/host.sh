@@ -1,7 +1,7 @@
 # shellcheck shell=sh
 # shellcheck disable=SC2154 # top: set by the script that sources this
 # Host side of the booted-* VM case and bench/booted-storm.sh: the whole
-# boot, initramfs and booted system. A dracut 059 image with 90modpreload
+# boot, initramfs and booted system. A dracut 059 image with 50modpreload
 # (harness/lib/dracutimage.sh's dr_image, systemd init, with
 # harness/lib/debimage.sh's setup) boots Debian's 6.1
 # into a real Debian bookworm root with systemd 252 and udev, made from

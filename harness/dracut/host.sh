@@ -3,7 +3,7 @@
 # Host side of the dracut-* VM cases, bench/dracut-storm.sh and the booted
 # family: initramfs images made by Debian's real dracut (059) for Debian's 6.1
 # kernel (harness/lib/dracutimage.sh), with or without
-# dracut-module/90modpreload. Booting them to the small ext4 root and the
+# dracut-module/50modpreload. Booting them to the small ext4 root and the
 # checks over what the root reports are harness/lib/debimage.sh's (in
 # build/vm/dracut). Source it after setting $top:
 #   . "$top/harness/dracut/host.sh"

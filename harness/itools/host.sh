@@ -15,7 +15,7 @@
 #                            goes into it changed. PRELOAD: yes (MODPRELOAD=y
 #                            in a conf.d snippet) | no (the hook and script
 #                            installed but not asked for); LISTS: the root
-#                            whose modpreload.d lists to bake in (default
+#                            whose modpreload.d lists go in (default
 #                            one without any)
 #   it_prepare_image NAME PRELOAD [LISTS]
 #                            deb_prepare and it_image, or the case's FAIL

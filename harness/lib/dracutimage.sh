@@ -1,7 +1,7 @@
 # shellcheck shell=sh
 # shellcheck disable=SC2154 # top, DEB_WORK: set by the script that sources this
 # An initramfs image made by Debian's real dracut (059) for Debian's 6.1
-# kernel, with or without dracut-module/90modpreload: what the dracut family
+# kernel, with or without dracut-module/50modpreload: what the dracut family
 # (harness/dracut/host.sh) boots to the small ext4 root and the booted
 # family (harness/booted/host.sh) boots into a whole Debian root. Source it
 # after setting $top, then set $DEB_WORK:
@@ -16,15 +16,21 @@
 #                            the root whose modpreload.d lists go in
 #                            (default: one without any); DRIVERS: dracut --drivers (default: what
 #                            --no-hostonly takes, plus $DEB_MPT);
-#                            DR_DRACUT_ARGS: more dracut arguments
+#                            DR_DRACUT_ARGS: more dracut arguments;
+#                            DR_DRACUT: another dracut, the DESTDIR of its
+#                            `make install` (usr/bin/dracut,
+#                            usr/lib/dracut): dracut-ng built from its
+#                            source by harness/lib/dracutng.sh
 #
 # dracut runs with no host configuration (--conf /dev/null, an empty
 # --confdir), leaves the image uncompressed and its binaries unstripped
 # (--no-compress --nostrip: a build takes 15 s instead of 50 s to minutes
-# on a busy machine; what the kernel loads is the same), and finds 90modpreload through a private dracutbasedir: a
+# on a busy machine; what the kernel loads is the same), and finds 50modpreload through a private dracutbasedir: a
 # directory of links to /usr/lib/dracut's files and modules plus this tree's
 # module, made for the build and removed after. The host's /usr/lib/dracut
 # and /lib/modules are not touched: --kmoddir is all dracut 059 needs.
+# With DR_DRACUT the links are to that dracut's files and its own
+# usr/bin/dracut runs; the host's dracut-core is not used at all.
 # Needs dracut-core and what harness/lib/debimage.sh needs.
 
 # shellcheck source=harness/lib/debimage.sh
@@ -58,8 +64,13 @@ dr_image() {
 	if [ "$_dr_preload" = yes ]; then set -- "$@" --add modpreload; fi
 	_dr_key=$({
 		echo "$*"
-		dpkg-query -W dracut-core
-		sha256sum "$DEB_BIN" "$top"/dracut-module/90modpreload/*
+		if [ -n "${DR_DRACUT:-}" ]; then
+			"$DR_DRACUT/usr/bin/dracut" --version
+			cat "$DR_DRACUT/.key" 2>/dev/null
+		else
+			dpkg-query -W dracut-core
+		fi
+		sha256sum "$DEB_BIN" "$top"/dracut-module/50modpreload/*
 		sha256sum "$DEB_TREE/modules.dep" "$DEB_TREE"/extra/*.ko
 		echo "conf:"
 		deb_sum_dir "$_dr_conf"
@@ -67,21 +78,26 @@ dr_image() {
 	if deb_fresh "$_dr_img" "$_dr_key"; then
 		return 0
 	fi
-	deb_log "building $_dr_name ($_dr_init, modpreload: $_dr_preload) with dracut"
+	_dr_lib=${DR_DRACUT:-}/usr/lib/dracut
+	deb_log "building $_dr_name ($_dr_init, modpreload: $_dr_preload) with $_dr_lib"
 	_dr_base=$DEB_WORK/base.$$
 	rm -rf "$_dr_base"
 	mkdir -p "$_dr_base/modules.d"
-	for _dr_f in /usr/lib/dracut/*; do
+	for _dr_f in "$_dr_lib"/*; do
 		[ "${_dr_f##*/}" = modules.d ] || ln -s "$_dr_f" "$_dr_base/"
 	done
-	for _dr_f in /usr/lib/dracut/modules.d/*; do
-		[ "${_dr_f##*/}" = 90modpreload ] || ln -s "$_dr_f" "$_dr_base/modules.d/"
+	for _dr_f in "$_dr_lib"/modules.d/*; do
+		case ${_dr_f##*/} in
+		[0-9][0-9]modpreload) ;; # an installed copy: this tree's goes in
+		*) ln -s "$_dr_f" "$_dr_base/modules.d/" ;;
+		esac
 	done
-	ln -s "$top/dracut-module/90modpreload" "$_dr_base/modules.d/90modpreload"
+	ln -s "$top/dracut-module/50modpreload" "$_dr_base/modules.d/50modpreload"
 	_dr_t0=$(date +%s)
 	_dr_rc=0
 	dracutbasedir=$_dr_base MODPRELOAD_BIN=$DEB_BIN MODPRELOAD_SYSROOT=${_dr_conf:-$_dr_empty} \
-		dracut "$@" --force "$_dr_img.tmp" >"$DEB_WORK/logs/$_dr_name.dracut.log" 2>&1 || _dr_rc=$?
+		"${DR_DRACUT:+$DR_DRACUT/usr/bin/}dracut" "$@" --force "$_dr_img.tmp" \
+		>"$DEB_WORK/logs/$_dr_name.dracut.log" 2>&1 || _dr_rc=$?
 	rm -rf "$_dr_base"
 	if [ "$_dr_rc" != 0 ]; then
 		deb_log "dracut failed for $_dr_name (see $DEB_WORK/logs/$_dr_name.dracut.log)"

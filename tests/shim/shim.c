@@ -31,6 +31,8 @@
  *   MP_SHIM_CMDLINE  file: what an open() of /proc/cmdline opens instead,
  *                  the program's and libkmod's alike (libkmod takes module
  *                  options from it).
+ *   MP_SHIM_PROFILE  file: what an open() of /usr/lib/modpreload/profile
+ *                  (the image's profile) opens instead.
  *   A name whose initstate reads "coming" is refused with EBUSY, one
  *   that is there otherwise with EEXIST.
  */
@@ -474,17 +476,20 @@ long syscall(long n, ...)
 	return real_syscall6(n, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
 
-/* /proc/cmdline, for the program and for libkmod: MP_SHIM_CMDLINE */
+/* /proc/cmdline, for the program and for libkmod: MP_SHIM_CMDLINE; the
+ * image's profile: MP_SHIM_PROFILE */
 static int open_as(const char *sym, const char *path, int flags, va_list ap)
 {
 	int (*real)(const char *, int, ...) = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, sym);
-	const char *fake = getenv("MP_SHIM_CMDLINE");
+	const char *fake = getenv("MP_SHIM_CMDLINE"), *prof = getenv("MP_SHIM_PROFILE");
 	mode_t mode = 0;
 
 	if (flags & (O_CREAT | O_TMPFILE))
 		mode = va_arg(ap, mode_t);
 	if (fake && strcmp(path, "/proc/cmdline") == 0)
 		path = fake;
+	else if (prof && strcmp(path, "/usr/lib/modpreload/profile") == 0)
+		path = prof;
 	return real(path, flags, mode);
 }
 

@@ -36,10 +36,11 @@ live_builtin other_loader:sched
 options blacklist softdep_cycle softdep_fails:sched compressed bombs:sched waves:sched parallel:sched
 missing missing_file paths bad_index dry_run coldplug:sched no_device nodev modules_load second_level:sched kstats config_usage fanout:sched"
 cases="$cases missing_sibling config_big cmdline_long kmod_config shadow_gone"
-cases="$cases kstats_labels output report_tmp report_link report_rofs bombs_wait utf8"
-cases="$cases fifo_worse:sched pool:sched profile baked"
+cases="$cases kstats_labels output report_tmp report_link report_rofs bombs_wait utf8 estimate"
+cases="$cases fifo_worse:sched pool:sched profile profile_image"
 cases="$cases small profile_where nodev_whole log_escaped dash_name cmdline_quotes list_config"
-cases="$cases handover:sched handover_named handover_fail handover_unwritable"
+cases="$cases handover:sched handover_named handover_fail handover_unwritable handover_queued:sched"
+cases="$cases analyze analyze_svg analyze_handover analyze_bad"
 
 # Every t_NAME of the topic files is in the list: one left out would never run.
 if [ -z "${MP_CASES:-}" ] && [ -z "$only" ]; then

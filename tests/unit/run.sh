@@ -71,6 +71,7 @@ fi
 "$b/unit/test_json" "$tmp" || echo "FAIL: json (exit $?)"
 "$b/unit/test_profile" || echo "FAIL: profile (exit $?)"
 "$b/unit/test_handover" || echo "FAIL: handover (exit $?)"
+"$b/unit/test_analyze" || echo "FAIL: analyze (exit $?)"
 "$b/unit/test_init" "$tmp" || echo "FAIL: init (exit $?)"
 
 MP_BIN=$b/asan/modpreload MP_SUITE=cli "$top/tests/unit/cli.sh"

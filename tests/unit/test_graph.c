@@ -271,6 +271,17 @@ static void priorities(void)
 	free_plan(p, NULL);
 }
 
+/* The names the report and the log use; a dry run's pending is planned. */
+static void state_names(void)
+{
+	CHECK(strcmp(mp_state_name(MP_LOADED, false), "loaded") == 0);
+	CHECK(strcmp(mp_state_name(MP_HUNG, false), "hung") == 0);
+	CHECK(strcmp(mp_state_name(MP_PENDING, false), "pending") == 0);
+	CHECK(strcmp(mp_state_name(MP_PENDING, true), "planned") == 0);
+	CHECK(strcmp(mp_state_name(MP_FAILED, true), "failed") == 0);
+	CHECK(strcmp(mp_state_name((enum mp_state)99, false), "?") == 0);
+}
+
 int main(void)
 {
 	RUN(waves_chain);
@@ -283,5 +294,6 @@ int main(void)
 	RUN(finish_propagates);
 	RUN(fanout_release);
 	RUN(priorities);
+	RUN(state_names);
 	return t_failed ? 1 : 0;
 }

@@ -3,7 +3,8 @@
 # devices and CPUs ask for, loaded two ways in one boot, each time from
 # nothing (everything unloaded between), with the kernel's own
 # /sys/kernel/debug/modules/stats before and after each:
-#   modpreload  `modpreload --coldplug` (goes first: the cold system)
+#   modpreload  `modpreload --coldplug --estimate` (goes first: the cold
+#               system; --estimate for the report's duplicate_cost)
 #   modprobe    what udev's coldplug does: one `modprobe` per device
 #               modalias, as many at once as udevd has workers (2 per CPU
 #               + 16); this image's kmod 30 decompresses in userspace and
@@ -61,7 +62,7 @@ mpt_kv scale.devices "$(mpt_coldplug_modaliases | wc -l)"
 mpt_kv scale.cpu_aliases "$(mpt_coldplug_modaliases | grep -c '^cpu:')"
 mpt_kv scale.compression "$(cat /sys/module/compression 2>/dev/null)"
 
-run modpreload /sbin/modpreload -q -t 900 --coldplug -r /run/report.json
+run modpreload /sbin/modpreload -q -t 900 --coldplug --estimate -r /run/report.json
 # modpreload's own account: its estimate, and per module what it costs
 awk '
 	function val(   v) { v = $0; sub(/^ *"[a-z_]*": /, "", v); sub(/,$/, "", v); gsub(/"/, "", v); return v }

@@ -14,6 +14,9 @@
 #                                            mpt_multi_user), and ho.udev:
 #                                            udevd's journal lines on the
 #                                            slow device and its module
+#   uptime_switch_root, uptime_settled       the trace's clock at the initramfs's
+#                                            last hook; uptime once udev's queue
+#                                            was empty
 #   initrd.calls, .ok, .errno_N, .loads       finit_module in the initramfs:
 #                                            calls, successes, failures by
 #                                            errno, module_load events
@@ -32,6 +35,8 @@
 #                                            it loaded, found live or failed
 #   nodev_blacklist=a,b                       /run/modprobe.d/modpreload-nodev.conf
 #   report_initrd, report_booted, report_kept present|absent
+#   handover_initrd, handover_booted          "AT_MS HELD,..." from each report
+#                                            (empty: that run did not hand over)
 #   soft_lockups                              "soft lockup" lines in the log
 #   proc_count                                /proc/modules
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
@@ -70,6 +75,15 @@ kv report_initrd "$(present /run/initramfs/modpreload.json)"
 kv report_booted "$(present /run/modpreload/booted.json)"
 kv report_kept "$(present /var/lib/modpreload/last-report.json)"
 kv report_kept_initrd "$(present /var/lib/modpreload/last-initramfs-report.json)"
+# when each run handed over (ms after it started; empty: it did not) and what it held
+handover() { # REPORT: "AT_MS HELD,HELD"
+	awk '/^  "handover": \{/ { h = 1 } h && /"at_ms"/ { a = $2; gsub(/,/, "", a) }
+		h && /"held": \[/ { l = 1; next } l && /\]/ { l = 0; h = 0 }
+		l { n = $1; gsub(/[",]/, "", n); held = held (held == "" ? "" : ",") n }
+		END { print a, held }' "$1" 2>/dev/null
+}
+kv handover_initrd "$(handover /run/initramfs/modpreload.json)"
+kv handover_booted "$(handover /run/modpreload/booted.json)"
 kv nodev_blacklist "$(sed -n 's/^blacklist //p' /run/modprobe.d/modpreload-nodev.conf 2>/dev/null | paste -sd, -)"
 # the modules modpreload dealt with, in either place: loaded, live or failed
 # (a no-device driver is one that failed)
@@ -92,7 +106,11 @@ awk '
 	}
 	/^# entries-in-buffer/ { split($3, a, "/"); entries = a[1]; written = a[2]; next }
 	/^#/ { next }
-	/tracing_mark_write: mpt_switch_root/ { ph = "booted"; marker = 1; next }
+	/tracing_mark_write: mpt_switch_root/ {
+		ph = "booted"; marker = 1
+		for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { sr = substr($i, 1, length($i) - 1); break }
+		next
+	}
 	/ sys_finit_module\(/ {
 		p = ph == "" ? "initrd" : ph
 		x[p ".calls"]++
@@ -128,6 +146,7 @@ awk '
 		for (key in x) if (!(key in done)) printf "MPT: %s=%d\n", key, x[key]
 		printf "MPT: udev_loaded=%s\nMPT: boot.dup_names=%s\nMPT: marker=%d\n", ul, dl, marker
 		printf "MPT: loaded_by.mpt_params=%s\n", lb
+		printf "MPT: uptime_switch_root=%s\n", sr
 		printf "MPT: trace_entries=%s\nMPT: trace_written=%s\n", entries, written
 	}' $T/trace
 echo "MPT: done"

@@ -5,7 +5,7 @@
 # kernel-modules qemu rootfs-block" --add modpreload`. Under systemd only
 # dracut-systemd's dracut-pre-udev.service runs pre-udev hooks, so without
 # it the image held the binary and the hook and nothing ran them: udev's
-# full storm, no word at build or boot. 90modpreload now pulls in
+# full storm, no word at build or boot. 50modpreload now pulls in
 # dracut-systemd when systemd is in the image:
 #   explicit-4cpu       the image has dracut-systemd; at boot modpreload
 #                       ran before udevd (one load call per module, none

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The dracut module without booting (harness/dracut/host.sh):
 #   make-install  `make install-dracut` puts the module under
-#                 $(DESTDIR)$(PREFIX)/lib/dracut/modules.d/90modpreload, and
+#                 $(DESTDIR)$(PREFIX)/lib/dracut/modules.d/50modpreload, and
 #                 `make install` runs it
 #   check         module-setup.sh's check(): 1 without the binary, 255 (only
 #                 when asked for: `dracut --add modpreload`) with it
@@ -26,15 +26,15 @@ tmp=$(mktemp -d "$DEB_WORK/tmp/install.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
 # --- make-install ---------------------------------------------------------
-scenario_make_install install-dracut usr/lib/dracut/modules.d/90modpreload dracut-module/90modpreload \
-	"module-setup.sh modpreload-pre-udev.sh" lib/dracut/modules.d/90modpreload/module-setup.sh \
-	DRACUTDIR=/x/modules.d 90modpreload/module-setup.sh 90modpreload "the dracut module"
+scenario_make_install install-dracut usr/lib/dracut/modules.d/50modpreload dracut-module/50modpreload \
+	"module-setup.sh modpreload-pre-udev.sh" lib/dracut/modules.d/50modpreload/module-setup.sh \
+	DRACUTDIR=/x/modules.d 50modpreload/module-setup.sh 50modpreload "the dracut module"
 verdict "$name/make-install"
 
 # --- check ----------------------------------------------------------------
 # shellcheck disable=SC2016 # expanded by bash
 chk='dinfo() { :; }; . "$1"; check; echo $?'
-ms=$top/dracut-module/90modpreload/module-setup.sh
+ms=$top/dracut-module/50modpreload/module-setup.sh
 eq "check() without the binary" "$(MODPRELOAD_BIN=/nonexistent bash -c "$chk" x "$ms")" 1
 eq "check() with it" "$(MODPRELOAD_BIN=$DEB_BIN bash -c "$chk" x "$ms")" 255
 verdict "$name/check"
@@ -88,7 +88,7 @@ for st in 0 1 2 3 segv none; do
 		continue
 	fi
 	eq "options (modpreload: $st)" "$(cat "$root/run/stub.args" 2>/dev/null)" \
-		"--coldplug --kmsg --cmdline /run/initramfs/modpreload.cmdline --nodev-blacklist /run/modprobe.d/modpreload-nodev.conf --report /run/initramfs/modpreload.json --profile-out /run/modpreload/profile"
+		"--coldplug --handover --kmsg --cmdline /run/initramfs/modpreload.cmdline --nodev-blacklist /run/modprobe.d/modpreload-nodev.conf --report /run/initramfs/modpreload.json --profile-out /run/modpreload/profile"
 	grep -q 'rd.modpreload.modules=mpt_params' "$root/run/stub.cmdline" 2>/dev/null ||
 		fail "/etc/cmdline.d did not reach modpreload"
 	[ ! -e "$root/run/initramfs/modpreload.cmdline" ] || fail "the command line file was left behind"

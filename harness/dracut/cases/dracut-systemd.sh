@@ -1,7 +1,7 @@
 #!/bin/sh
 # dracut 059 + systemd + systemd-udevd, Debian's 6.1, booted to a real ext4
 # root at 8 vCPUs (DR_SYSTEMD_SMP="8 16" adds 16: vm/booted-storm boots this
-# stack at 16 in make check) (harness/dracut/host.sh). With 90modpreload the
+# stack at 16 in make check) (harness/dracut/host.sh). With 50modpreload the
 # pre-udev hook loads everything before systemd-udevd starts: one successful
 # finit_module per module, no EEXIST/EBUSY, udev's workers load nothing,
 # the report is in /run/initramfs. The same boot has QEMU's pci-testdev,

@@ -5,10 +5,7 @@
 # arguments for init after "--"), and root=PARTUUID= on a GPT partition.
 # Each boot must reach the root's /sbin/init as PID 1 with /dev, /proc, /sys
 # and /run moved over, the preloader's report in /run/modpreload, and the
-# virtio and ext4 modules each loaded by exactly one syscall. A fourth boot
-# (root=UUID=) has the plan baked into the image (--bake-plan): the report
-# must say it was used for every request, and the kernel's trace must show
-# the same modules loaded as without it. About 35 s.
+# virtio and ext4 modules each loaded by exactly one syscall. About 25 s.
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 # shellcheck source=harness/init/host.sh
@@ -19,7 +16,7 @@ uuid=$(cat /proc/sys/kernel/random/uuid)
 puuid=$(cat /proc/sys/kernel/random/uuid)
 label=mpt-root
 
-names="init-ext4-uuid init-ext4-label init-ext4-partuuid init-ext4-baked"
+names="init-ext4-uuid init-ext4-label init-ext4-partuuid"
 init_prepare
 init_rootdir "$w/rootdir" || fail_all "no busybox for the root (busybox-static)"
 init_mkfs ext4 "$w/rootdir" "$w/ext4.img" "$uuid" "$label" >&2 || fail_all "mkfs.ext4 failed"
@@ -70,25 +67,4 @@ else
 fi
 verdict init-ext4-partuuid
 
-# --- by UUID again, with the plan baked into the image ---
-loads_of() { grep -o 'MPT: load\.[a-z0-9_]*=[0-9]*' "$1" | sort; }
-if ! "$top/init/mkinitramfs" -q -o "$w/baked.img" -k "$KVER" -d "$KDIR" \
-	-m virtio_pci,virtio_blk,ext4 --bake-plan >&2; then
-	fail "mkinitramfs --bake-plan failed"
-else
-	init_run "$w/baked.res" "$w/baked.log" "$w/baked.img" "$w/ext4.img" "root=UUID=$uuid"
-	init_check_root "$w/baked.res" ext4
-	check_modules "$w/baked.res"
-	[ "$(mpt_get report.baked.state "$w/baked.res")" = used ] ||
-		fail "the report says the plan was '$(mpt_get report.baked.state "$w/baked.res")', not used"
-	[ "$(mpt_num report.baked.covered "$w/baked.res")" -gt 0 ] || fail "the plan covered no request"
-	[ "$(mpt_num report.baked.fell_back "$w/baked.res")" = 0 ] ||
-		fail "$(mpt_num report.baked.fell_back "$w/baked.res") requests fell back to libkmod"
-	[ "$(mpt_get report.baked.state "$w/uuid.res")" = none ] ||
-		fail "the image without a plan says '$(mpt_get report.baked.state "$w/uuid.res")'"
-	if [ -z "$(loads_of "$w/baked.res")" ] || [ "$(loads_of "$w/baked.res")" != "$(loads_of "$w/uuid.res")" ]; then
-		fail "other loads with the plan: $(loads_of "$w/baked.res" | tr '\n' ' ') vs $(loads_of "$w/uuid.res" | tr '\n' ' ')"
-	fi
-fi
-verdict init-ext4-baked "$(mpt_num report.baked.covered "$w/baked.res") requests from the plan"
 exit 0

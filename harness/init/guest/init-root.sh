@@ -8,7 +8,6 @@
 #   mnt./dev ... mnt./run              1 when mounted (moved from the initramfs)
 #   report           present|absent: /run/modpreload/report.json
 #   report.loaded ... report.hung      the report's counts
-#   report.baked.state, .covered, .fell_back   the baked plan's use
 #   proc.NAME        modules in /proc/modules (harness/lib/lib.sh's mpt_loaded)
 #   finit_* load_*   the finit_module trace (mpt_trace_counts)
 #   load.NAME        its module_load events, for every module (mpt_trace_loads)
@@ -41,9 +40,6 @@ if [ -f "$report" ]; then
 	# the "counts" object of the report: "loaded": N, ...
 	sed -n '/"counts": {/,/}/s/^ *"\([a-z]*\)": \([0-9]*\),*$/MPT: report.\1=\2/p' "$report"
 	sed -n 's/^ *"coldplug": \([0-9]*\),*$/MPT: report.coldplug=\1/p' "$report"
-	for k in state covered fell_back; do
-		sed -n "/\"baked\": {/,/}/s/^ *\"$k\": \"*\([a-z0-9]*\)\"*,*\$/MPT: report.baked.$k=\1/p" "$report"
-	done
 else
 	mpt_kv report absent
 fi

@@ -4,7 +4,7 @@
 #             nothing outside build/ changes in the tree
 #   lintian   no error or warning but the overridden ones (each override
 #             says why in debian/modpreload.lintian-overrides)
-#   files     dpkg-deb -c: the binaries, man page, dracut module,
+#   files     dpkg-deb -c: the binaries, man pages, dracut module,
 #             initramfs-tools hook and script (executable), mkinitcpio hook,
 #             the unit, the /init and its builder; the binary is the tree's
 #   scripts   no update-initramfs trigger; postinst and prerm rebuild no
@@ -44,9 +44,10 @@ verdict "$name/lintian" "$(lintian --show-overrides "$deb" 2>/dev/null | grep -c
 # --- files ----------------------------------------------------------------
 dpkg-deb -c "$deb" | awk '{ print $1, substr($6, 2) }' >"$tmp/files"
 for want in '-rwxr-xr-x /usr/sbin/modpreload' '-rwxr-xr-x /usr/sbin/modpreload-mkinitramfs' \
-	'-rwxr-xr-x /usr/lib/modpreload/init' '-rw-r--r-- /usr/share/man/man8/modpreload.8.gz' \
-	'-rwxr-xr-x /usr/lib/dracut/modules.d/90modpreload/module-setup.sh' \
-	'-rwxr-xr-x /usr/lib/dracut/modules.d/90modpreload/modpreload-pre-udev.sh' \
+	'-rwxr-xr-x /usr/lib/modpreload/init' '-rwxr-xr-x /usr/lib/modpreload/analyze' \
+	'-rw-r--r-- /usr/share/man/man8/modpreload.8.gz' '-rw-r--r-- /usr/share/man/man8/modpreload-mkinitramfs.8.gz' \
+	'-rwxr-xr-x /usr/lib/dracut/modules.d/50modpreload/module-setup.sh' \
+	'-rwxr-xr-x /usr/lib/dracut/modules.d/50modpreload/modpreload-pre-udev.sh' \
 	'-rwxr-xr-x /usr/share/initramfs-tools/hooks/modpreload' \
 	'-rwxr-xr-x /usr/share/initramfs-tools/scripts/init-top/modpreload' \
 	'-rw-r--r-- /usr/lib/initcpio/install/modpreload' '-rw-r--r-- /usr/lib/initcpio/hooks/modpreload' \

@@ -1,8 +1,8 @@
 #!/bin/sh
 # make rpm (packaging/modpreload.spec, rpmbuild -bb with Debian's rpm):
-#   files   rpm -qlp lists exactly the binary, the builder, the man page,
-#           the dracut module, the /init, the booted system's units and
-#           their save-report script, README and licence (no
+#   files   rpm -qlp lists exactly the binary, the builder, the man pages,
+#           the dracut module, the /init, the analyzer, the booted system's
+#           units and their save-report script, README, NEWS and licence (no
 #           initramfs-tools or mkinitcpio file: not on RPM distributions);
 #           the binary is the tree's; no scriptlet rebuilds an image
 # The package is built and inspected here, never installed. Seconds.
@@ -18,21 +18,25 @@ if ! rpm=$(make -s -C "$top" rpm 2>"$tmp/make.err" | tail -n 1) || [ ! -f "$rpm"
 	echo "FAIL: vm/$name/files: make rpm failed: $(tail -n 3 "$tmp/make.err" | tr '\n' ' ')"
 	exit 0
 fi
-cat >"$tmp/want" <<'EOT'
-/usr/lib/dracut/modules.d/90modpreload
-/usr/lib/dracut/modules.d/90modpreload/modpreload-pre-udev.sh
-/usr/lib/dracut/modules.d/90modpreload/module-setup.sh
+ver=$(cat "$top/VERSION")
+cat >"$tmp/want" <<EOT
+/usr/lib/dracut/modules.d/50modpreload
+/usr/lib/dracut/modules.d/50modpreload/modpreload-pre-udev.sh
+/usr/lib/dracut/modules.d/50modpreload/module-setup.sh
 /usr/lib/modpreload
+/usr/lib/modpreload/analyze
 /usr/lib/modpreload/init
 /usr/lib/modpreload/save-report
 /usr/lib/systemd/system/modpreload-coldplug.service
 /usr/lib/systemd/system/modpreload-save-report.service
 /usr/sbin/modpreload
 /usr/sbin/modpreload-mkinitramfs
-/usr/share/doc/modpreload-0.2.0
-/usr/share/doc/modpreload-0.2.0/README.md
-/usr/share/licenses/modpreload-0.2.0
-/usr/share/licenses/modpreload-0.2.0/copyright
+/usr/share/doc/modpreload-$ver
+/usr/share/doc/modpreload-$ver/NEWS.md
+/usr/share/doc/modpreload-$ver/README.md
+/usr/share/licenses/modpreload-$ver
+/usr/share/licenses/modpreload-$ver/copyright
+/usr/share/man/man8/modpreload-mkinitramfs.8
 /usr/share/man/man8/modpreload.8
 EOT
 rpm -qlp "$rpm" 2>/dev/null | LC_ALL=C sort >"$tmp/got"

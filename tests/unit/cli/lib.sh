@@ -54,23 +54,6 @@ most_at_once() { sort -n "$t/log" | awk '$2=="start"{n++} $2=="end"{n--} n>m{m=n
 starts_in_order() { sort -n "$t/log" | awk '$2=="start"{printf "%s ", $3}'; }
 first_two() { starts_in_order | awk -v m="$1" '{ exit !($1 == m || $2 == m) }'; }
 
-# --- the baked plan (baked.sh) ---
-
-# bake the plan of the tree into $t/plan
-bake() { "$bin" -d "$t/root" -S 1.0 --cmdline "" -C "$t/root/etc/modprobe.d" --bake-plan "$t/plan" \
-	>"$t/bake.out" 2>&1; }
-plan_of() { jq -S '{modules: [.modules[] | del(.ms, .start_ms, .end_ms, .worker)], waves, requests}' "$t/r.json"; }
-same_plan() { # the requests, run with and without the plan
-	rm -f "$t/r.json"
-	run -n --plan "" "$@"
-	plan_of >"$t/p0" || return 1
-	rm -f "$t/r.json"
-	run -n --plan "$t/plan" "$@"
-	plan_of >"$t/p1" || return 1
-	cmp -s "$t/p0" "$t/p1" || { diff "$t/p0" "$t/p1" | head -20 >&2; return 1; }
-}
-baked() { jq -r ".baked.$1" "$t/r.json"; }
-
 # run_bare ARGS: the binary on the tree, nothing live yet, no report unless
 # ARGS ask for one (tests/unit/cli/writers.sh)
 run_bare() {

@@ -54,3 +54,28 @@ t_profile() {
 	check "missing: exit 0" eq "$rc" 0
 	check "missing: said" grep -q "profile $work/p: .*ENOENT" "$t/err"
 }
+
+# The image's own profile (/usr/lib/modpreload/profile, here through the
+# shim): the image builders copy the booted system's last one whatever its
+# kernel, and the binary alone judges it. This kernel's orders the loads;
+# another's (the old kernel's, after an upgrade) is ignored without a
+# warning, said at -v.
+t_profile_image() {
+	printf 'modpreload-profile 1\nkernel 1.0\nx 10\ny 500000\n' >"$work/img"
+	setup 'x\ny\n'
+	MP_SHIM_PROFILE=$work/img run -j 1 x y
+	check "this kernel's: exit 0" eq "$rc" 0
+	check "this kernel's: used" eq "$(jq -r .profile.state "$t/r.json")" used
+	check "this kernel's: y first" eq "$(starts_in_order)" "y x "
+	printf 'modpreload-profile 1\nkernel 9.9\nx 10\ny 500000\n' >"$work/img"
+	setup 'x\ny\n'
+	MP_SHIM_PROFILE=$work/img run -j 1 x y
+	check "another kernel's: exit 0" eq "$rc" 0
+	check "another kernel's: ignored" eq "$(jq -r .profile.state "$t/r.json")" ignored
+	check "another kernel's: not by it" eq "$(starts_in_order)" "x y "
+	check "another kernel's: no warning" eq "$(jq '.warnings | length' "$t/r.json")" 0
+	check "another kernel's: quiet" not grep -q "made on kernel" "$t/err"
+	setup 'x\ny\n'
+	MP_SHIM_PROFILE=$work/img run -v x y
+	check "another kernel's: said at -v" grep -q "profile /usr/lib/modpreload/profile: made on kernel 9.9, not 1.0: ignored" "$t/err"
+}

@@ -19,6 +19,29 @@ t_dry_run() {
 	check "critical path" eq "$(jq -c .critical_path.modules "$t/out")" '["a","b","c"]'
 }
 
+# What the duplicates would have cost the kernel: only when asked for
+# (--estimate) or in a dry run, since it opens every module asked for twice
+# again; otherwise null in the report and not in the summary. a is asked
+# for three times (b needs it), b twice: three duplicates.
+t_estimate() {
+	setup 'a\nb a\n'
+	run b b a
+	check "off: exit 0" eq "$rc" 0
+	check "off: null" eq "$(jq -c .duplicate_cost "$t/r.json")" null
+	check "off: null per module" eq "$(jq -c '[.modules[].duplicate_cost_bytes] | unique' "$t/r.json")" '[null]'
+	check "off: not in the summary" not grep -q 'a loader per request' "$t/err"
+	rm -rf "${t:?}/sys/module"/*
+	run --estimate b b a
+	check "on: exit 0" eq "$rc" 0
+	check "on: duplicates" eq "$(jq .duplicate_cost.duplicates "$t/r.json")" 3
+	check "on: bytes" [ "$(jq .duplicate_cost.bytes "$t/r.json")" -gt 0 ]
+	check "on: a's cost" [ "$(jq '.modules[] | select(.name=="a") | .duplicate_cost_bytes' "$t/r.json")" -gt 0 ]
+	check "on: in the summary" grep -q 'a loader per request .* for the 3 duplicates' "$t/err"
+	rm -rf "${t:?}/sys/module"/*
+	run -n b b a
+	check "dry run: on" eq "$(jq .duplicate_cost.duplicates "$t/r.json")" 3
+}
+
 # The kernel's statistics before and after, and the delta.
 t_kstats() {
 	setup 'a\n'

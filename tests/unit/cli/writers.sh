@@ -5,14 +5,9 @@
 # command line), the lists an image gets, and a usage error's cleanup.
 # Cases run with run_bare (no report unless asked for).
 # shellcheck disable=SC2034,SC2154 # RULES is read by run_bare; t, rc, bin, work: set by cli.sh
-# --bake-plan on a tree without a single alias (qsort of nothing), and a
-# usage error after -C (the list freed).
+# A usage error after -C (the list freed).
 t_small() {
 	setup 'a\nb a\n'
-	"$bin" -d "$t/root" -S 1.0 --cmdline "" -C "$t/root/etc/modprobe.d" --bake-plan "$t/plan" \
-		>"$t/out" 2>"$t/err"
-	check "bake, no aliases: exit 0" eq "$?" 0
-	check "bake, no aliases: a plan" grep -q '^module a ' "$t/plan"
 	"$bin" -C "$t/root/etc/modprobe.d" -C x --bogus >"$t/out" 2>"$t/err"
 	check "-C then a bad option: exit 2" eq "$?" 2
 	"$bin" -C x -j 0 a >"$t/out" 2>>"$t/err"

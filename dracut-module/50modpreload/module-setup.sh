@@ -10,6 +10,14 @@
 # dracut.conf.d). It adds the binary, its lists and the hook; which kernel
 # modules the image holds stays kernel-modules' business.
 #
+# 50: the range dracut-ng (108 and later) keeps for modules outside its tree
+# and recommends; dracut 059 takes any number. The number only orders
+# module-setup.sh scripts while the image is built; at boot the hook's
+# place comes from its hook point and priority (inst_hook below), the same
+# in 059, 106 and 112. Nothing here names a hook directory or another
+# module's number: dracut-ng moved the hooks to /var/lib/dracut/hooks and
+# renumbered its own modules (dracut-systemd 98 -> 77, base 99 -> 80).
+#
 # Set in the environment or in dracut.conf.d (both are seen here):
 #   MODPRELOAD_BIN      the binary to install (default: /usr/sbin/modpreload,
 #                       /sbin/modpreload or /usr/local/sbin/modpreload)
@@ -69,7 +77,8 @@ depends() {
     # Under systemd, pre-udev hooks run only from dracut-pre-udev.service,
     # which comes with dracut-systemd: an image with systemd but without it
     # (an explicit -m list) would hold the hook and never run it. dracut
-    # checks 00systemd before 90modpreload, so systemd is seen here.
+    # checks modules in their numbers' order, and systemd's (00 up to 106,
+    # 10 from 108) is below 50, so systemd is seen here.
     if dracut_module_included systemd; then
         [[ " ${omit_dracutmodules-} " == *" dracut-systemd "* ]] &&
             derror "modpreload: systemd is in the image and dracut-systemd is omitted: nothing would run modpreload's pre-udev hook (dracut-pre-udev.service comes with dracut-systemd)"
@@ -103,22 +112,19 @@ install() {
     # pre-udev: dracut's shell init sources it right before it starts udevd;
     # with systemd, dracut-pre-udev.service (Before=systemd-udevd.service)
     # does. 05: after fips (01), which must load its crypto first, before
-    # every other pre-udev hook (30 and up).
+    # every other pre-udev hook (25 and up in 059, 106 and 112). Hooks are
+    # sourced in their priority's order whatever the modules' numbers.
     inst_hook pre-udev 05 "$moddir/modpreload-pre-udev.sh"
 
     _modpreload_profile
 }
 
 # The booted system's last profile (modpreload(8), PROFILE), which orders
-# this image's loads by what they took: only one made on the image's
-# kernel, as another kernel's would be ignored at every boot with a
-# warning. MODPRELOAD_PROFILE: another file (the tests).
+# this image's loads by what they took. modpreload itself ignores one made
+# on another kernel than the image's. MODPRELOAD_PROFILE: another file (the
+# tests).
 _modpreload_profile() {
     local _p=${MODPRELOAD_PROFILE:-/var/lib/modpreload/profile}
     [[ -f ${dracutsysrootdir-}$_p ]] || return 0
-    if [[ $(sed -n 2p "${dracutsysrootdir-}$_p") != "kernel $kernel" ]]; then
-        dinfo "modpreload: $_p was made on another kernel than $kernel: not in the image"
-        return 0
-    fi
     inst_simple "$_p" /usr/lib/modpreload/profile
 }

@@ -6,9 +6,9 @@
 # Sourced, not run: by dracut's shell init (PID 1) right before it starts
 # udevd, or by dracut-pre-udev.service. So it never exits, never sets -e,
 # keeps its variables to _mp_* and unsets them: whatever modpreload does,
-# the boot goes on. modpreload returns once what is left is init()s
-# running, and gives up on an init() that hangs (rd.modpreload.timeout=,
-# 60 s by default).
+# the boot goes on. modpreload returns once it knows every module it will
+# load (the rest loads in the background), and gives up on an init() that
+# hangs (rd.modpreload.timeout=, 60 s by default).
 
 # shellcheck source=/dev/null # the image's dracut-lib.sh
 type getargbool >/dev/null 2>&1 || . /lib/dracut-lib.sh
@@ -20,8 +20,8 @@ elif [ ! -x /usr/sbin/modpreload ]; then
 else
     # modpreload reads the command line itself (rd.modpreload.*,
     # rd.driver.pre=, blacklists, module options). Hand it dracut's view of
-    # it, which adds /etc/cmdline.d to /proc/cmdline, so what is baked into
-    # the image counts as it does for every other dracut hook.
+    # it, which adds /etc/cmdline.d to /proc/cmdline, so what the image
+    # carries there counts as it does for every other dracut hook.
     _mp_dir=/run/initramfs
     mkdir -p "$_mp_dir"
     getcmdline >"$_mp_dir/modpreload.cmdline" 2>/dev/null
@@ -29,8 +29,8 @@ else
     # found no device are blacklisted for this boot in /run/modprobe.d, so
     # udevd's workers (here and, /run moving with the root, after
     # switch-root) do not ask for them once per CPU (modpreload.nodev=0: off)
-    # --handover: it returns once only init()s run, so the boot goes on
-    # beside a slow driver; a process of its own finishes them (udev leaves
+    # --handover: it returns once the plan is whole, so the boot goes on
+    # beside a slow driver; a process of its own loads the rest (udev leaves
     # those modules alone until then) and writes the report, after
     # switch-root too (rd.modpreload.handover=0: wait for them here)
     /usr/sbin/modpreload --coldplug --handover --kmsg \

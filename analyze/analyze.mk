@@ -1,0 +1,46 @@
+# modpreload analyze (included by the Makefile): a program of its own, so that
+# the static binary early boot runs does not carry it; `modpreload analyze`
+# execs it (beside itself in build/, $(LIBEXECDIR)/analyze when installed).
+#   build/modpreload-analyze          static musl
+#   build/asan/modpreload-analyze     the tests', beside build/asan/modpreload
+#   build/unit/test_analyze           its reader's unit tests
+
+ANALYZE := main json report text svg
+ANALYZE_HDRS := analyze/analyze.h preload/modpreload.h VERSION
+
+$(B)/musl-analyze/%.o: analyze/%.c $(ANALYZE_HDRS) $(B)/libs/.done
+	@mkdir -p $(dir $@)
+	$(MUSL_CC) $(STATIC_CFLAGS) -c $< -o $@
+
+$(B)/modpreload-analyze: $(ANALYZE:%=$(B)/musl-analyze/%.o)
+	$(MUSL_CC) $(STATIC_LDFLAGS) -o $@ $^
+	@echo "  $@: $$(stat -c %s $@) bytes"
+
+EXTRA_ALL += $(B)/modpreload-analyze
+
+# --- tests: ASan/UBSan, glibc ---
+$(B)/asan-analyze/%.o: analyze/%.c $(ANALYZE_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) $(TEST_WARN) -g -O1 $(ASAN) -c $< -o $@
+$(B)/asan/modpreload-analyze: $(ANALYZE:%=$(B)/asan-analyze/%.o)
+	@mkdir -p $(dir $@)
+	$(CC) $(ASAN) -o $@ $^
+$(B)/unit/test_analyze: tests/unit/test_analyze.c tests/unit/t.h $(filter-out %/main.o,$(ANALYZE:%=$(B)/asan-analyze/%.o))
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) $(TEST_WARN) -Ianalyze -g -O1 $(ASAN) -o $@ $< \
+		$(filter-out %/main.o,$(ANALYZE:%=$(B)/asan-analyze/%.o))
+
+EXTRA_UNIT += $(B)/asan/modpreload-analyze $(B)/unit/test_analyze
+
+# --- install ---
+LIBEXECDIR ?= $(PREFIX)/lib/modpreload
+.PHONY: install-analyze
+install-analyze: $(B)/modpreload-analyze
+	install -D -m 0755 $(B)/modpreload-analyze $(DESTDIR)$(LIBEXECDIR)/analyze
+
+EXTRA_INSTALL += install-analyze
+
+.PHONY: clean-analyze
+clean: clean-analyze
+clean-analyze:
+	rm -rf $(B)/musl-analyze $(B)/asan-analyze $(B)/modpreload-analyze

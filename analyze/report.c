@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The report's fields analyze uses, from its JSON (preload/report.c
+ * writes it; modpreload(8), REPORT, names them). A field a report lacks
+ * (another version's, a dry run's) is left at its default; only a text
+ * without "modpreload" and "modules" is no report at all.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze.h"
+
+static const char *const count_names[] = {
+	[AN_LOADED] = "loaded", [AN_LIVE] = "live", [AN_BUILTIN] = "builtin", [AN_FAILED] = "failed",
+	[AN_SKIPPED] = "skipped", [AN_HUNG] = "hung", [AN_NODEV] = "no_device",
+};
+
+static double num(const struct an_json *j, const struct an_jval *o, const char *key, double def)
+{
+	return an_json_num(an_json_get(j, o, key), def);
+}
+
+static const char *str(const struct an_json *j, const struct an_jval *o, const char *key)
+{
+	return an_json_str(an_json_get(j, o, key), NULL);
+}
+
+static int count(const struct an_json *j, const struct an_jval *arr)
+{
+	const struct an_jval *c;
+	int n = 0;
+
+	for (c = an_json_first(j, arr); c; c = an_json_next(j, c))
+		n++;
+	return n;
+}
+
+static int find(const struct an_report *r, const char *name)
+{
+	int i;
+
+	for (i = 0; name && i < r->nmods; i++)
+		if (strcmp(r->mods[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+/* The strings of an array (those that are strings), into a new list. */
+static int strings(const struct an_json *j, const struct an_jval *arr, const char ***out, int *n)
+{
+	const struct an_jval *c;
+
+	*n = 0;
+	*out = calloc((size_t)count(j, arr) + 1, sizeof(char *));
+	if (*out == NULL)
+		return -ENOMEM;
+	for (c = an_json_first(j, arr); c; c = an_json_next(j, c))
+		if (c->type == AN_JSTR)
+			(*out)[(*n)++] = c->str;
+	return 0;
+}
+
+static void module(const struct an_json *j, const struct an_jval *o, struct an_module *m)
+{
+	const struct an_jval *dup = an_json_get(j, o, "duplicate_cost_bytes");
+
+	m->name = str(j, o, "name");
+	m->state = str(j, o, "state");
+	m->error = str(j, o, "error");
+	m->message = str(j, o, "message");
+	m->why = str(j, o, "why");
+	m->skipped_because = str(j, o, "skipped_because");
+	m->ms = num(j, o, "ms", 0);
+	m->start_ms = num(j, o, "start_ms", 0);
+	m->end_ms = num(j, o, "end_ms", 0);
+	m->dup_bytes = dup && dup->type == AN_JNUM ? dup->num : -1;
+	m->worker = (int)num(j, o, "worker", -1);
+	m->wave = (int)num(j, o, "wave", 0);
+	m->no_device = num(j, o, "no_device", 0) != 0;
+	if (m->state == NULL)
+		m->state = "unknown";
+}
+
+static int modules(struct an_report *r, const struct an_json *j, const struct an_jval *arr)
+{
+	const struct an_jval *c;
+
+	r->mods = calloc((size_t)count(j, arr) + 1, sizeof(*r->mods));
+	if (r->mods == NULL)
+		return -ENOMEM;
+	for (c = an_json_first(j, arr); c; c = an_json_next(j, c)) {
+		struct an_module *m = &r->mods[r->nmods];
+
+		if (c->type != AN_JOBJ)
+			continue;
+		module(j, c, m);
+		if (m->name == NULL)
+			continue;
+		r->nmods++;
+		if (m->end_ms > r->end_ms)
+			r->end_ms = m->end_ms;
+	}
+	return 0;
+}
+
+static int critical(struct an_report *r, const struct an_json *j, const struct an_jval *cp)
+{
+	const struct an_jval *c, *names = an_json_get(j, cp, "modules");
+
+	r->chain = calloc((size_t)count(j, names) + 1, sizeof(int));
+	if (r->chain == NULL)
+		return -ENOMEM;
+	r->chain_ms = num(j, cp, "ms", 0);
+	for (c = an_json_first(j, names); c; c = an_json_next(j, c)) {
+		int i = find(r, an_json_str(c, NULL));
+
+		if (i < 0)
+			continue;
+		r->chain[r->nchain++] = i;
+		r->mods[i].critical = true;
+	}
+	return 0;
+}
+
+static void handover(struct an_report *r, const struct an_json *j, const struct an_jval *h)
+{
+	const struct an_jval *c;
+
+	if (h == NULL || h->type != AN_JOBJ)
+		return;
+	r->handover = true;
+	r->handover_ms = num(j, h, "at_ms", 0);
+	r->replayed = num(j, h, "replayed", 0);
+	for (c = an_json_first(j, an_json_get(j, h, "held")); c; c = an_json_next(j, c)) {
+		int i = find(r, an_json_str(c, NULL));
+
+		if (i >= 0)
+			r->mods[i].held = true;
+	}
+}
+
+int an_report_read(struct an_report *r, const struct an_json *j)
+{
+	const struct an_jval *top = j->n ? &j->v[0] : NULL, *v;
+	int i, e;
+
+	*r = (struct an_report){ 0 };
+	v = an_json_get(j, top, "modules");
+	if (str(j, top, "modpreload") == NULL || v == NULL || v->type != AN_JARR)
+		return -EBADMSG;
+	r->version = str(j, top, "modpreload");
+	r->kernel = str(j, top, "kernel");
+	r->mode = str(j, top, "mode");
+	r->dry_run = num(j, top, "dry_run", 0) != 0;
+	r->elapsed_ms = num(j, top, "elapsed_ms", 0);
+	r->jobs = num(j, top, "jobs", 0);
+	r->timeout_ms = num(j, top, "timeout_ms", 0);
+	r->requests = num(j, an_json_get(j, top, "requests"), "total", 0);
+	r->unique = num(j, top, "unique", 0);
+	r->dups = num(j, top, "duplicates_collapsed", 0);
+	r->bytes_not_read = num(j, top, "bytes_not_read", 0);
+	for (i = 0; i <= AN_NODEV; i++)
+		r->counts[i] = num(j, an_json_get(j, top, "counts"), count_names[i], 0);
+	e = modules(r, j, v);
+	if (e == 0)
+		e = critical(r, j, an_json_get(j, top, "critical_path"));
+	if (e == 0)
+		e = strings(j, an_json_get(j, an_json_get(j, top, "requests"), "missing_names"), &r->missing,
+			    &r->nmissing);
+	if (e == 0)
+		e = strings(j, an_json_get(j, top, "warnings"), &r->warnings, &r->nwarnings);
+	if (e < 0) {
+		an_report_free(r);
+		return e;
+	}
+	handover(r, j, an_json_get(j, top, "handover"));
+	/* an estimate the run made (modpreload --estimate, -n): an object;
+	 * null or missing when it made none */
+	v = an_json_get(j, top, "duplicate_cost");
+	if (v && v->type == AN_JOBJ && an_json_get(j, v, "bytes")) {
+		r->has_dupcost = true;
+		r->dupcost_bytes = num(j, v, "bytes", 0);
+		r->dupcost_dups = num(j, v, "duplicates", 0);
+		r->dupcost_model = str(j, v, "model");
+	}
+	if (r->elapsed_ms > r->end_ms)
+		r->end_ms = r->elapsed_ms;
+	return 0;
+}
+
+void an_report_free(struct an_report *r)
+{
+	free(r->mods);
+	free(r->chain);
+	free(r->missing);
+	free(r->warnings);
+	*r = (struct an_report){ 0 };
+}
+
+/* As preload/outcome.c decides it: no device before failed and skipped. */
+const char *an_report_problem(const struct an_module *m)
+{
+	if (m->no_device)
+		return "no device";
+	if (strcmp(m->state, "failed") == 0)
+		return "failed";
+	if (strcmp(m->state, "hung") == 0)
+		return "hung";
+	if (strcmp(m->state, "skipped") == 0)
+		return "skipped";
+	return NULL;
+}

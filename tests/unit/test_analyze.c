@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* analyze/: the JSON reader on what a report holds and on what no JSON
+ * is, the report's fields, and the escaping for the terminal and XML. The
+ * CLI cases (tests/unit/cli/analyze.sh) read real reports. */
+#define T_SUITE "analyze"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze.h"
+#include "t.h"
+
+static int parse(struct an_json *j, const char *text, char **buf)
+{
+	*buf = strdup(text);
+	return an_json_parse(j, *buf, strlen(text));
+}
+
+static void values(void)
+{
+	struct an_json j;
+	const struct an_jval *top, *a, *c;
+	char *buf;
+
+	CHECK(parse(&j, " {\"n\": -1.5e2, \"s\": \"x\\\"y\\\\z\\/\\n\", \"t\": true, \"f\": false,"
+		  " \"z\": null, \"a\": [1, [2], {}], \"o\": {\"k\": \"v\"}} ", &buf) == 0);
+	top = &j.v[0];
+	CHECK(top->type == AN_JOBJ);
+	CHECK(an_json_num(an_json_get(&j, top, "n"), 0) == -150);
+	CHECK_STR(an_json_str(an_json_get(&j, top, "s"), NULL), "x\"y\\z/\n");
+	CHECK(an_json_num(an_json_get(&j, top, "t"), 5) == 1);
+	CHECK(an_json_num(an_json_get(&j, top, "f"), 5) == 0);
+	CHECK(an_json_get(&j, top, "z")->type == AN_JNULL);
+	CHECK(an_json_num(an_json_get(&j, top, "z"), 7) == 7);
+	CHECK(an_json_get(&j, top, "missing") == NULL);
+	CHECK(an_json_get(&j, NULL, "n") == NULL);
+	a = an_json_get(&j, top, "a");
+	c = an_json_first(&j, a);
+	CHECK(c && an_json_num(c, 0) == 1);
+	c = an_json_next(&j, c);
+	CHECK(c && c->type == AN_JARR && an_json_num(an_json_first(&j, c), 0) == 2);
+	c = an_json_next(&j, c);
+	CHECK(c && c->type == AN_JOBJ && an_json_first(&j, c) == NULL);
+	CHECK(an_json_next(&j, c) == NULL);
+	CHECK_STR(an_json_str(an_json_get(&j, an_json_get(&j, top, "o"), "k"), NULL), "v");
+	an_json_free(&j);
+	free(buf);
+}
+
+/* \u escapes decoded to UTF-8, surrogate pairs joined */
+static void unicode(void)
+{
+	struct an_json j;
+	char *buf;
+
+	CHECK(parse(&j, "[\"\\u00e9\\u20ac\\ud83d\\ude00\", \"caf\xc3\xa9\"]", &buf) == 0);
+	CHECK_STR(an_json_first(&j, &j.v[0])->str, "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80");
+	CHECK_STR(an_json_next(&j, an_json_first(&j, &j.v[0]))->str, "caf\xc3\xa9");
+	an_json_free(&j);
+	free(buf);
+}
+
+/* What is no JSON, or no JSON this reader takes, is refused where it goes wrong. */
+static void refused(void)
+{
+	static const char *const bad[] = {
+		"", "   ", "{", "[1, 2", "{\"a\" 1}", "{\"a\": 1,}", "[1 2]", "{1: 2}", "\"open",
+		"\"\\x\"", "\"\\u12\"", "\"\\u0000\"", "\"\\udc00\"", "\"\\ud800\"", "\"\\ud800\\u0041\"",
+		"\"a\tb\"", "+1", "nan", "inf", "0x10", "tru", "nul", "[1] 2", "1e999999999999999999999999999999",
+		"[-]", "[1.5.5]",
+	};
+	char deep[200];
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct an_json j;
+		char *buf;
+		int r = parse(&j, bad[i], &buf);
+
+		if (r != -EBADMSG)
+			fprintf(stderr, "  accepted: %s (%d)\n", bad[i], r);
+		CHECK(r == -EBADMSG);
+		an_json_free(&j);
+		free(buf);
+	}
+	/* nesting: 64 deep is fine, 65 is not */
+	for (i = 0; i < 2; i++) {
+		struct an_json j;
+		char *buf;
+		int n = i ? 66 : 65;
+
+		memset(deep, '[', (size_t)n);
+		memset(deep + n, ']', (size_t)n);
+		deep[2 * n] = '\0';
+		CHECK(parse(&j, deep, &buf) == (i ? -EBADMSG : 0));
+		an_json_free(&j);
+		free(buf);
+	}
+}
+
+/* A number at the very end of the text: read no further than its length. */
+static void bounds(void)
+{
+	struct an_json j;
+	char buf[4] = { '1', '2', '3', '4' };
+
+	CHECK(an_json_parse(&j, buf, 2) == 0);
+	CHECK(j.v[0].num == 12);
+	an_json_free(&j);
+	CHECK(an_json_parse(&j, buf, 0) == -EBADMSG);
+	an_json_free(&j);
+}
+
+static void report(void)
+{
+	struct an_report r;
+	struct an_json j;
+	char *buf;
+
+	CHECK(parse(&j, "{\"modules\": []}", &buf) == 0);
+	CHECK(an_report_read(&r, &j) == -EBADMSG);
+	an_json_free(&j);
+	free(buf);
+
+	CHECK(parse(&j, "{\"modpreload\": \"0.2.0\", \"kernel\": \"6.1\", \"elapsed_ms\": 10.5,"
+		  " \"handover\": {\"at_ms\": 3, \"held\": [\"b\", \"nosuch\"], \"replayed\": 2},"
+		  " \"duplicate_cost\": null, \"critical_path\": {\"modules\": [\"a\", \"b\"], \"ms\": 9},"
+		  " \"requests\": {\"total\": 4, \"missing_names\": [\"gone\"]}, \"warnings\": [\"w\", 3],"
+		  " \"modules\": [{\"name\": \"a\", \"state\": \"loaded\", \"ms\": 2, \"start_ms\": 1,"
+		  " \"end_ms\": 3, \"worker\": 0}, {\"name\": \"b\", \"state\": \"failed\", \"error\": \"ENODEV\","
+		  " \"no_device\": true, \"start_ms\": 3, \"end_ms\": 12, \"worker\": 1,"
+		  " \"duplicate_cost_bytes\": null}, {\"state\": \"x\"}, 5]}",
+		  &buf) == 0);
+	CHECK(an_report_read(&r, &j) == 0);
+	CHECK_STR(r.version, "0.2.0");
+	CHECK(r.nmods == 2);
+	CHECK(r.nchain == 2 && r.chain[0] == 0 && r.chain[1] == 1 && r.chain_ms == 9);
+	CHECK(r.mods[0].critical && r.mods[1].critical);
+	CHECK(r.handover && r.handover_ms == 3 && r.replayed == 2);
+	CHECK(!r.mods[0].held && r.mods[1].held);
+	CHECK(!r.has_dupcost);
+	CHECK(r.mods[1].dup_bytes < 0);
+	CHECK(r.nmissing == 1 && strcmp(r.missing[0], "gone") == 0);
+	CHECK(r.nwarnings == 1);
+	CHECK(r.end_ms == 12);
+	CHECK(r.requests == 4);
+	CHECK_STR(an_report_problem(&r.mods[1]), "no device");
+	CHECK(an_report_problem(&r.mods[0]) == NULL);
+	an_report_free(&r);
+	an_json_free(&j);
+	free(buf);
+}
+
+static char *captured(void (*put)(FILE *, const char *), const char *s)
+{
+	char *out = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&out, &n);
+
+	put(f, s);
+	fclose(f);
+	return out;
+}
+
+static void escapes(void)
+{
+	char *s;
+
+	s = captured(an_put_text, "a\033[31m\x7f\tb\xc3\xa9");
+	CHECK_STR(s, "a\\x1b[31m\\x7f\\x09b\xc3\xa9");
+	free(s);
+	s = captured(an_put_xml, "<a href=\"x\">&'\x01\xff\xc3\xa9\xed\xa0\x80\xf4\x90\x80\x80");
+	CHECK_STR(s, "&lt;a href=&quot;x&quot;&gt;&amp;&apos;??\xc3\xa9???????");
+	free(s);
+}
+
+int main(void)
+{
+	RUN(values);
+	RUN(unicode);
+	RUN(refused);
+	RUN(bounds);
+	RUN(report);
+	RUN(escapes);
+	return 0;
+}
