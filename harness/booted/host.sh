@@ -9,9 +9,13 @@
 # sources, cached as a tarball, harness/lib/debroot.sh), holding the kernel's full module tree, the
 # tree's modpreload and its booted-system units enabled with the documented
 # `systemctl enable modpreload-coldplug.service`. The boot goes to
-# multi-user.target; a unit after it (guest/booted-report.sh) reports what
-# the kernel's tracepoints saw, split at switch-root by a trace marker that a
-# pre-pivot hook in the image writes (guest/booted-marker.sh), and powers off.
+# multi-user.target; a unit after it (guest/booted-report.sh) writes a trace
+# marker (mpt_multi_user), reports what the kernel's tracepoints saw, split
+# at switch-root by a trace marker that a pre-pivot hook in the image writes
+# (guest/booted-marker.sh), and powers off. The image holds the test modules
+# of harness/lib/debimage.sh's DEB_MPT but mpt_slowpci: that one is the
+# root's alone, so that with QEMU's pci-testdev (booted-storm's hand-over)
+# the booted system's modpreload is the one that loads it.
 # Source it after setting $top:
 #   . "$top/harness/booted/host.sh"
 #
@@ -21,7 +25,9 @@
 #   bt_boot RESULT LOG SMP with|without [TIMEOUT]
 #                       boot a fresh copy of the root disk; "MPT:" lines to
 #                       RESULT. without: rd.modpreload=0 modpreload.enable=0,
-#                       the off switches of both halves
+#                       the off switches of both halves. BT_DEVICES: more
+#                       QEMU devices (run.sh --device); BT_APPEND: more of
+#                       the kernel command line
 #   bt_check_with RESULT / bt_check_without RESULT WITH_RESULT
 #                       the assertions (harness/lib/verdict.sh's reasons)
 #   bt_figures RESULT   "initrd_calls initrd_loaded booted_calls
@@ -36,6 +42,8 @@
 . "$top/harness/lib/debroot.sh"
 
 DEB_WORK=$top/build/vm/booted
+# the slow device's driver only on the root (see above)
+DEB_MPT=$(echo " $DEB_MPT " | sed 's/ mpt_slowpci / /; s/^ //; s/ $//')
 BT_PKGS=systemd-sysv,udev,kmod
 BT_IMG=$DEB_WORK/img/booted.img
 BT_DISK=$DEB_WORK/booted-root.img
@@ -51,9 +59,11 @@ bt_base() {
 bt_rootdisk() {
 	_bt_key=$({
 		echo "$BT_BASE"
-		sha256sum "$DEB_BIN" "$top"/systemd/* "$top/harness/booted/guest/booted-report.sh"
+		sha256sum "$DEB_BIN" "$top"/systemd/* "$top/harness/booted/guest/booted-report.sh" \
+			"$top/harness/lib/lib.sh"
 		sha256sum "$DEB_TREE/modules.dep"
 		echo "modules-load.d: mpt_params"
+		echo "journald: no rate limit"
 	} | deb_key)
 	if deb_fresh "$BT_DISK" "$_bt_key"; then
 		return 0
@@ -73,6 +83,7 @@ bt_rootdisk() {
 	# the README's one-liner
 	systemctl --root="$_bt_r" enable modpreload-coldplug.service >>"$DEB_WORK/setup.log" 2>&1 || return 1
 	install -m 0755 "$top/harness/booted/guest/booted-report.sh" "$_bt_r/mpt/booted-report.sh"
+	install -m 0644 "$top/harness/lib/lib.sh" "$_bt_r/mpt/lib.sh"
 	cat >"$_bt_r/etc/systemd/system/mpt-report.service" <<'EOT'
 [Unit]
 Description=booted-* VM case: report what the kernel saw, power off
@@ -88,6 +99,10 @@ EOT
 	systemctl --root="$_bt_r" enable mpt-report.service >>"$DEB_WORK/setup.log" 2>&1 || return 1
 	# a list for systemd-modules-load, which modpreload takes over
 	echo mpt_params >"$_bt_r/etc/modules-load.d/mpt.conf"
+	# every line udevd logs (udev.log_level=debug in booted-handover-fail)
+	# kept: the report reads them
+	mkdir -p "$_bt_r/etc/systemd/journald.conf.d"
+	printf '[Journal]\nRateLimitBurst=0\n' >"$_bt_r/etc/systemd/journald.conf.d/mpt.conf"
 	# a known machine: no first-boot setup; no login prompts on the console
 	echo 5d1c0a8b2f3e4d6a9b7c8d9e0f1a2b3c >"$_bt_r/etc/machine-id"
 	echo mpt-booted >"$_bt_r/etc/hostname"
@@ -126,10 +141,14 @@ bt_boot() { # RESULT LOG SMP with|without [TIMEOUT]
 	# the same command line as the initramfs's.
 	_bt_args="$_bt_args rd.modpreload.timeout=${BT_MODPRELOAD_TIMEOUT:-900}"
 	[ "$4" = without ] && _bt_args="$_bt_args rd.modpreload=0 modpreload.enable=0"
+	_bt_args="$_bt_args${BT_APPEND:+ $BT_APPEND}"
+	_bt_dev=
+	for _bt_d in ${BT_DEVICES:-}; do _bt_dev="$_bt_dev --device $_bt_d"; done
 	# each boot on a fresh copy: a root powered off with sysrq is not clean
 	cp --sparse=always "$BT_DISK" "$DEB_WORK/boot.img" || return 2
+	# shellcheck disable=SC2086 # _bt_dev: a list of run.sh arguments
 	"$top/harness/lib/run.sh" -k "$KDIR/vmlinuz" -i "$BT_IMG" -s "$3" -m "${BT_MEM:-2048}" -t "${5:-900}" \
-		--disk "$DEB_WORK/boot.img" -l "$2" -a "$_bt_args" >"$1" 2>"$2.host"
+		--disk "$DEB_WORK/boot.img" -l "$2" -a "$_bt_args" $_bt_dev >"$1" 2>"$2.host"
 	_bt_rc=$?
 	rm -f "$DEB_WORK/boot.img"
 	return "$_bt_rc"

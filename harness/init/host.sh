@@ -127,12 +127,16 @@ init_result() {
 	mpt_get "$@"
 }
 
-# init_boot RESULT LOG IMAGE DISK CMDLINE [TIMEOUT]: boot with run.sh (2 vCPUs),
-# "MPT:" lines to RESULT, the serial console to LOG; returns run.sh's status.
+# init_boot RESULT LOG IMAGE DISK CMDLINE [TIMEOUT]: boot with run.sh (2 vCPUs,
+# and the QEMU devices in $INIT_DEVICES), "MPT:" lines to RESULT, the serial
+# console to LOG; returns run.sh's status.
 init_boot() {
 	r=$1 l=$2 i=$3 dk=$4 a=$5 t=${6:-60}
+	ib_dev=
+	for ib_d in ${INIT_DEVICES:-}; do ib_dev="$ib_dev --device $ib_d"; done
+	# shellcheck disable=SC2086 # ib_dev: a list of run.sh arguments
 	"$top/harness/lib/run.sh" -k "$KDIR/vmlinuz" -i "$i" -s 2 -t "$t" -l "$l" \
-		${dk:+--disk "$dk"} -a "$a" >"$r" 2>>"$l.host"
+		${dk:+--disk "$dk"} -a "$a" $ib_dev >"$r" 2>>"$l.host"
 }
 
 # init_run RESULT LOG IMAGE DISK CMDLINE [TIMEOUT]: init_boot, and a failed

@@ -14,7 +14,8 @@
 #                            $DEB_WORK/setup.log)
 #   deb_prepare              deb_setup, or the case's FAIL line and exit
 #   deb_boot RESULT LOG IMG SMP CMDLINE [TIMEOUT]
-#                            boot to the root disk; "MPT:" lines to RESULT
+#                            boot to the root disk; "MPT:" lines to RESULT;
+#                            DEB_DEVICES: more QEMU devices (run.sh --device)
 #   deb_run RESULT IMG SMP CMDLINE [TIMEOUT]
 #                            deb_boot (TIMEOUT 420 s), the serial log beside
 #                            RESULT (.serial for .txt); a failed boot is a
@@ -54,8 +55,10 @@
 # Test modules every image carries: the second-level coldplug chain (a CPU
 # modalias loads mpt_spawn, whose platform devices want mpt_drv, mpt_drv2),
 # the failing and hanging ones the failure cases ask for by name, and
-# mpt_params (int parameter "value") for rd.driver.pre=.
-DEB_MPT="mpt_spawn mpt_drv mpt_drv2 mpt_fail mpt_fail_child mpt_hang mpt_hang_child mpt_params"
+# mpt_params (int parameter "value") for rd.driver.pre=, and mpt_slowpci
+# (a 30 s init() for QEMU's pci-testdev, which only the hand-over boots
+# have: harness/lib/scenarios/handover.sh).
+DEB_MPT="mpt_spawn mpt_drv mpt_drv2 mpt_fail mpt_fail_child mpt_hang mpt_hang_child mpt_params mpt_slowpci"
 DEB_BASE_ARGS="root=/dev/vda rd.shell=0 rd.emergency=poweroff"
 DEB_CPU_MOD=aesni_intel
 
@@ -163,8 +166,11 @@ deb_check_lists() {
 }
 
 deb_boot() {
+	_db_dev=
+	for _db_d in ${DEB_DEVICES:-}; do _db_dev="$_db_dev --device $_db_d"; done
+	# shellcheck disable=SC2086 # _db_dev: a list of run.sh arguments
 	"$top/harness/lib/run.sh" -k "$KDIR/vmlinuz" -i "$3" -s "$4" -m 1024 -t "${6:-300}" \
-		--disk "$DEB_DISK" -l "$2" -a "$DEB_BASE_ARGS $5" >"$1" 2>"$2.host"
+		--disk "$DEB_DISK" -l "$2" -a "$DEB_BASE_ARGS $5" $_db_dev >"$1" 2>"$2.host"
 }
 
 deb_run() {

@@ -247,6 +247,218 @@ mpt_coldplug_modaliases() {
 	find /sys/devices -name uevent -type f -exec sed -n 's/^MODALIAS=//p' {} + 2>/dev/null
 }
 
+# mpt_modstate NAME: live, coming, going, builtin or none (mpt_initstate's
+# word, without the key).
+mpt_modstate() {
+	if [ -r "/sys/module/$1/initstate" ]; then
+		cat "/sys/module/$1/initstate"
+	elif [ -d "/sys/module/$1" ]; then
+		echo builtin
+	else
+		echo none
+	fi
+}
+
+# mpt_held_files: the hand-over's holds, /run/modprobe.d/modpreload-held-X.conf,
+# as "X,Y" (empty when none).
+mpt_held_files() {
+	for mpt_f in /run/modprobe.d/modpreload-held-*.conf; do
+		[ -e "$mpt_f" ] || continue
+		mpt_f=${mpt_f##*/modpreload-held-}
+		printf '%s,' "${mpt_f%.conf}"
+	done | sed 's/,$//'
+}
+
+# mpt_loader_procs: how many modpreload processes there are: by their name,
+# or by an argv[0] that starts with "@" (a hand-over's holder that must
+# outlive the initramfs: the standalone /init's child is named "init", as
+# the root's own init is). One whose main thread is gone (a zombie kept by
+# a thread stuck in a hung init()) has finished its work and is not counted.
+mpt_loader_procs() {
+	{
+		grep -l modpreload /proc/[0-9]*/comm
+		grep -l '^@' /proc/[0-9]*/cmdline
+	} 2>/dev/null | sed 's|/[a-z]*$|/stat|' | awk '!s[$0]++' | while read -r mpt_s; do
+		# "PID (COMM) STATE ...": the state follows the last ')'
+		sed -n 's/.*) \([A-Z]\).*/\1/p' "$mpt_s" 2>/dev/null
+	done | grep -c '[^Z]'
+}
+
+# mpt_handover [MARKER [written]]: for the hand-over cases, which put
+# mpt.handover=NAME on the kernel command line (nothing otherwise): write
+# MARKER (default mpt_root) into the trace now (unless the caller just
+# did: "written"), then wait until NAME is no
+# longer coming, no modpreload process is left and udev (if there is one)
+# is idle, for 6 s in a row (at most mpt.handover_wait= seconds, default
+# 900), and report:
+#   ho.module, ho.marker, ho.uptime_marker   what, where, when
+#   ho.state_at_marker, ho.held_at_marker    NAME's initstate and the held
+#                                            files when the marker was written
+#   ho.released                              1: NAME was coming and has a
+#                                            "release" parameter, set then (once
+#                                            udev, if any, is idle) to end its
+#                                            init() (mpt_slowpci)
+#   ho.waited_s, ho.timed_out                the wait
+#   ho.state, ho.held_left, ho.procs_left    after it: NAME's initstate, the
+#                                            held files left, modpreloads left
+#   ho.rep.TAG.handover=present|null|missing, ho.rep.TAG.held=a,b,
+#   ho.rep.TAG.at_ms=N, ho.rep.TAG.replayed=N  the "handover" object of each
+#                                            report there is (TAG initramfs:
+#                                            /run/initramfs/modpreload.json,
+#                                            run: /run/modpreload/report.json,
+#                                            booted: /run/modpreload/booted.json)
+#   ho.kmsg UPTIME LINE                      modpreload's kernel log lines
+#                                            about the hand-over
+#   and mpt_trace_module NAME's lines.
+mpt_handover() {
+	mpt_ho=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^mpt\.handover=//p' | sed -n '$p')
+	[ -n "$mpt_ho" ] || return 0
+	mpt_ho_bound=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^mpt\.handover_wait=//p' | sed -n '$p')
+	[ -r "$MPT_TRACE/trace_marker" ] || mount -t tracefs tracefs "$MPT_TRACE" 2>/dev/null
+	[ "${2:-}" = written ] || echo "${1:-mpt_root}" >"$MPT_TRACE/trace_marker"
+	mpt_kv ho.uptime_marker "$(mpt_uptime)"
+	mpt_kv ho.module "$mpt_ho"
+	mpt_kv ho.marker "${1:-mpt_root}"
+	mpt_kv ho.state_at_marker "$(mpt_modstate "$mpt_ho")"
+	mpt_kv ho.held_at_marker "$(mpt_held_files)"
+	# seen what the case is about: a module that can end its init() early
+	# (mpt_slowpci's parameters/release) need not be waited out. Once udev
+	# (if there is one) is idle: its coldplug has met the held module, so
+	# that a failing variant's replay is the only event owed
+	if command -v udevadm >/dev/null 2>&1; then udevadm settle --timeout=300 2>/dev/null; fi
+	if [ "$(mpt_modstate "$mpt_ho")" = coming ] && [ -w "/sys/module/$mpt_ho/parameters/release" ] &&
+		echo 1 >"/sys/module/$mpt_ho/parameters/release"; then
+		mpt_ho_rel=1
+	else
+		mpt_ho_rel=0
+	fi
+	mpt_kv ho.released "$mpt_ho_rel"
+	mpt_ho_t0=$(cut -d. -f1 /proc/uptime)
+	mpt_ho_stable=0
+	mpt_ho_out=0
+	while [ "$mpt_ho_stable" -lt 6 ]; do
+		if [ $(($(cut -d. -f1 /proc/uptime) - mpt_ho_t0)) -ge "${mpt_ho_bound:-900}" ]; then
+			mpt_ho_out=1
+			break
+		fi
+		sleep 1
+		# a later load of it (a failing variant's replay) is released too
+		# once seen; before udev's settle, which waits for that load's event
+		if [ "$mpt_ho_rel" = 1 ] && [ "$(mpt_modstate "$mpt_ho")" = coming ] &&
+			[ -w "/sys/module/$mpt_ho/parameters/release" ]; then
+			echo 1 >"/sys/module/$mpt_ho/parameters/release" 2>/dev/null
+		fi
+		if command -v udevadm >/dev/null 2>&1; then udevadm settle --timeout=10 2>/dev/null; fi
+		if [ "$(mpt_modstate "$mpt_ho")" = coming ] || [ "$(mpt_loader_procs)" -gt 0 ]; then
+			mpt_ho_stable=0
+		else
+			mpt_ho_stable=$((mpt_ho_stable + 1))
+		fi
+	done
+	mpt_kv ho.waited_s $(($(cut -d. -f1 /proc/uptime) - mpt_ho_t0))
+	mpt_kv ho.timed_out "$mpt_ho_out"
+	mpt_kv ho.state "$(mpt_modstate "$mpt_ho")"
+	mpt_kv ho.held_left "$(mpt_held_files)"
+	mpt_kv ho.procs_left "$(mpt_loader_procs)"
+	for mpt_r in initramfs:/run/initramfs/modpreload.json run:/run/modpreload/report.json \
+		booted:/run/modpreload/booted.json; do
+		[ -s "${mpt_r#*:}" ] || continue
+		# the report is indented JSON; "handover" is null or a flat object
+		tr '\n' ' ' <"${mpt_r#*:}" | awk -v tag="${mpt_r%%:*}" '{
+			p = "MPT: ho.rep." tag "."
+			i = index($0, "\"handover\":")
+			if (i == 0) { print p "handover=missing"; exit }
+			s = substr($0, i + 11); sub(/^ +/, "", s)
+			if (substr(s, 1, 4) == "null") { print p "handover=null"; exit }
+			s = substr(s, 1, index(s, "}"))
+			print p "handover=present"
+			a = s; sub(/.*"at_ms": */, "", a); sub(/[^0-9.].*/, "", a)
+			h = s; sub(/.*"held": *\[/, "", h); sub(/\].*/, "", h); gsub(/[" ]/, "", h)
+			r = s; sub(/.*"replayed": */, "", r); sub(/[^0-9].*/, "", r)
+			print p "at_ms=" a
+			print p "held=" h
+			print p "replayed=" r
+		}'
+	done
+	# modpreload's own words on it (a quiet boot keeps them off the console)
+	dmesg | sed -n 's/^\[ *\([0-9.]*\)\] \(modpreload.*\)/MPT: ho.kmsg \1 \2/p' | grep -i -e hand -e held -e replay -e switched -e 'every init'
+	mpt_trace_module "$mpt_ho"
+}
+
+# mpt_trace_module NAME: NAME's load calls in the trace, each finit_module
+# or init_module call that made NAME's module_load event (they happen in the
+# calling task, between its enter and its exit):
+#   ho.loads=N                      module_load events of NAME
+#   ho.calls=N, ho.calls.KIND=N     the calls, by who made them: modpreload
+#                                   (or "init": the standalone /init is
+#                                   modpreload), udev (its workers),
+#                                   modprobe, other
+#   ho.call.I=KIND COMM ENTER EXIT ERRNO   the I-th, in the order they ended
+#                                   (uptimes in s; ERRNO 0 on success)
+#   ho.waiters=N, ho.waiter_list    calls that made no module but entered
+#                                   while the first call was in the kernel
+#                                   and left with it (within 2 s): duplicates
+#                                   waiting for NAME (6.1 reads and allocates
+#                                   first; 6.5+ merges them)
+#   ho.mark.M=UPTIME                each trace marker M, its first time
+mpt_trace_module() {
+	awk -v name="$(mpt_name "$1")" '
+	function task(    t) { t = $0; sub(/^ */, "", t); sub(/ +\[[0-9]+\].*/, "", t); return t }
+	function comm(t) { sub(/-[0-9]+$/, "", t); return t }
+	function kind(c) {
+		if (c ~ /modpreload/ || c == "init") return "modpreload"
+		if (c ~ /udev/) return "udev"
+		if (c ~ /modprobe/) return "modprobe"
+		return "other"
+	}
+	function ts(    i) { for (i = 2; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) return $i + 0 }
+	function errno(s,    i, v) {
+		if (s == "0x0") return 0
+		if (length(s) != 18 || substr(s, 1, 14) != "0xffffffffffff") return "positive"
+		v = 0
+		for (i = 15; i <= 18; i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+		return 65536 - v
+	}
+	/^#/ { next }
+	/ tracing_mark_write: / {
+		m = $0; sub(/.* tracing_mark_write: */, "", m); sub(/ +$/, "", m)
+		if (!(m in mark)) { mark[m] = ts(); printf "MPT: ho.mark.%s=%.6f\n", m, mark[m] }
+		next
+	}
+	/ sys_f?init_module\(/ { t = task(); open[t] = ts(); formed[t] = ""; next }
+	/ sys_f?init_module -> / {
+		t = task()
+		if (!(t in open)) next
+		c = comm(t); k = kind(c)
+		if (formed[t] == name) {
+			n++; kc[k]++
+			printf "MPT: ho.call.%d=%s %s %.6f %.6f %s\n", n, k, c, open[t], ts(), errno($NF)
+			if (n == 1) { fen = open[t]; fex = ts() }
+		} else if (formed[t] == "") {
+			u++; uen[u] = open[t]; uex[u] = ts(); uc[u] = c
+		}
+		delete open[t]
+		next
+	}
+	/ module_load: / {
+		for (i = 1; i <= NF; i++) if ($i == "module_load:") break
+		if ($(i + 1) == name) loads++
+		t = task()
+		if (t in open) formed[t] = $(i + 1)
+	}
+	END {
+		w = 0; wl = ""
+		for (i = 1; i <= u && n > 0; i++)
+			if (uen[i] >= fen && uen[i] <= fex && uex[i] >= fex - 2 && uex[i] <= fex + 2) {
+				w++; wl = wl (wl == "" ? "" : ",") uc[i]
+			}
+		printf "MPT: ho.loads=%d\nMPT: ho.calls=%d\n", loads, n
+		split("modpreload udev modprobe other", ks, " ")
+		for (i = 1; i in ks; i++) printf "MPT: ho.calls.%s=%d\n", ks[i], kc[ks[i]]
+		printf "MPT: ho.waiters=%d\nMPT: ho.waiter_list=%s\n", w, wl
+	}' "$MPT_TRACE/trace"
+}
+
 mpt_poweroff() {
 	sync
 	echo o >/proc/sysrq-trigger 2>/dev/null

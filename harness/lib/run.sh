@@ -6,7 +6,7 @@
 # Usage: harness/lib/run.sh -k KERNEL_IMAGE -i INITRD [-s SMP] [-m MEM_MB]
 #            [-a "extra kernel cmdline"] [-t TIMEOUT_S] [--disk IMG]
 #            [-l LOG] [--verbose] [--no-trace] [--until TEXT] [--arch ARCH]
-#            [-M MACHINE]
+#            [-M MACHINE] [--device SPEC]...
 #
 #   -s SMP        vCPUs (default 2)
 #   -m MEM_MB     memory (default 512)
@@ -28,6 +28,8 @@
 #   -M MACHINE    QEMU's machine type (default QEMU's own, i440fx, which
 #                 takes at most 255 vCPUs; q35 too under TCG: past 255 QEMU
 #                 7.2 wants KVM's irqchip)
+#   --device SPEC one more QEMU device (-device SPEC; repeatable), e.g.
+#                 pci-testdev, which only the mpt_slowpci test module claims
 #   --until TEXT  stop the guest 5 s after the serial console shows TEXT
 #                 (for a guest that halts instead of powering off; the 5 s
 #                 let what would follow, a kernel panic say, reach the log)
@@ -45,14 +47,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 
 usage() {
-	sed -n 's/^# Usage: /usage: /p; s/^#            /            /p' "$0" | head -n 3 >&2
+	sed -n 's/^# Usage: /usage: /p; s/^#            /            /p' "$0" | head -n 4 >&2
 	exit 2
 }
 log() { printf 'run.sh: %s\n' "$*" >&2; }
 
 TRACE_EVENTS=syscalls:sys_enter_finit_module,syscalls:sys_exit_finit_module,syscalls:sys_enter_init_module,syscalls:sys_exit_init_module,module:module_load
 
-kernel='' initrd='' disk='' logf='' extra='' until=''
+kernel='' initrd='' disk='' logf='' extra='' until='' devices=''
 smp=2 mem=512 timeout=300 verbose=0 trace=1 arch=x86_64 machine=''
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -65,6 +67,7 @@ while [ $# -gt 0 ]; do
 	-l) logf=$2; shift 2 ;;
 	--disk) disk=$2; shift 2 ;;
 	-M) machine=$2; shift 2 ;;
+	--device) devices="$devices $2"; shift 2 ;;
 	--verbose) verbose=1; shift ;;
 	--no-trace) trace=0; shift ;;
 	--until) until=$2; shift 2 ;;
@@ -118,6 +121,7 @@ else
 			-device virtio-blk-pci,drive=disk0
 	fi
 fi
+for d in $devices; do set -- "$@" -device "$d"; done
 
 # phase LOG: how far the guest got, from what its console shows (boots are
 # quiet: the kernel prints little before the initramfs speaks): "N<TAB>what,

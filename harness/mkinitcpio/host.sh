@@ -13,9 +13,10 @@
 #                            when an input changed.  Prints the image's path.
 #   mkc_boot IMG SMP CMDLINE OUT   boot it (harness/lib/run.sh) with the root disk
 #                            and CMDLINE added (and $MKC_APPEND: "mkc.debug"
-#                            prints the report, kmsg and trace); the MPT:
-#                            lines go to OUT, the serial log to logs/;
-#                            run.sh's status
+#                            prints the report, kmsg and trace; and
+#                            $MKC_DEVICES: more QEMU devices, run.sh
+#                            --device); the MPT: lines go to OUT, the
+#                            serial log to logs/; run.sh's status
 #   mkc_run IMG SMP CMDLINE OUT    mkc_boot; a failed boot is a reason
 #   mkc_figures OUT          "N calls for M modules, E EEXIST, B EBUSY"
 # Verdicts (fail, expect, expect_is, verdict): harness/lib/verdict.sh,
@@ -118,8 +119,12 @@ mkc_boot() {
 	mkdir -p "$MKC_DIR/logs"
 	# the serial log beside OUT's name: build/mkinitcpio/logs/NAME.log
 	mb_log=$MKC_DIR/logs/$(basename "$4" .txt).log
+	mb_dev=
+	for mb_d in ${MKC_DEVICES:-}; do mb_dev="$mb_dev --device $mb_d"; done
+	# shellcheck disable=SC2086 # mb_dev: a list of run.sh arguments
 	"$top/harness/lib/run.sh" -k "$KDIR/vmlinuz" -i "$1" -s "$2" -t "${MKC_TIMEOUT:-240}" \
-		--disk "$MKC_DISK" -l "$mb_log" -a "root=/dev/vda rootfstype=ext4 $3${MKC_APPEND:+ $MKC_APPEND}" >"$4"
+		--disk "$MKC_DISK" -l "$mb_log" -a "root=/dev/vda rootfstype=ext4 $3${MKC_APPEND:+ $MKC_APPEND}" \
+		$mb_dev >"$4"
 }
 
 # mkc_run IMG SMP CMDLINE OUT: mkc_boot, and a failed boot is a reason

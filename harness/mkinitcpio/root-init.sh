@@ -2,6 +2,11 @@
 # /sbin/init of the root disk the mkinitcpio test images switch to (busybox
 # sh, with harness/lib/lib.sh at /mpt/lib.sh).  Reports as "MPT: key=value":
 #   root_reached, root_pid, root_uptime   the boot got here, as PID 1
+#   ho.*                                  with mpt.handover=NAME on the kernel
+#                                         command line: a trace marker
+#                                         (mpt_root), then, once NAME is final
+#                                         and modpreload gone, what happened
+#                                         to it (lib.sh's mpt_handover)
 #   report (present|absent), report.N     /run/modpreload/report.json counts
 #   nodev_blacklist=a,b,                  /run/modprobe.d/modpreload-nodev.conf
 #   json ..., kmsg ...                    with mkc.debug on the command line:
@@ -20,8 +25,9 @@ export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 mpt_kv root_reached 1
 mpt_kv root_pid "$$"
 mpt_kv root_uptime "$(mpt_uptime)"
-mpt_kv ncpus "$(grep -c '^processor' /proc/cpuinfo)"
 mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+mpt_handover mpt_root
+mpt_kv ncpus "$(grep -c '^processor' /proc/cpuinfo)"
 
 report=/run/modpreload/report.json
 if [ -f "$report" ]; then

@@ -4,6 +4,16 @@
 # kernel's tracepoints saw, split at the marker the initramfs wrote last
 # (guest/booted-marker.sh), as "MPT: key=value" lines on ttyS0; then off.
 #   root_init=1, system_state, ncpus, uptime_multi_user   the boot got there
+#                                            (and a trace marker, mpt_multi_user,
+#                                            written first thing)
+#   ho.*                                      with mpt.handover=NAME on the
+#                                            kernel command line: once NAME is
+#                                            final and no modpreload is left,
+#                                            what happened to it (harness/lib/
+#                                            lib.sh's mpt_handover, marker
+#                                            mpt_multi_user), and ho.udev:
+#                                            udevd's journal lines on the
+#                                            slow device and its module
 #   uptime_switch_root, uptime_settled       the trace's clock at the initramfs's
 #                                            last hook; uptime once udev's queue
 #                                            was empty
@@ -34,9 +44,20 @@ exec >/dev/ttyS0 2>&1
 kv() { echo "MPT: $1=$2"; }
 T=/sys/kernel/tracing
 [ -r $T/trace ] || mount -t tracefs tracefs $T
+echo mpt_multi_user >$T/trace_marker
+# shellcheck source=harness/lib/lib.sh
+. /mpt/lib.sh
 
 kv root_init 1
 kv uptime_multi_user "$(cut -d' ' -f1 /proc/uptime)"
+mpt_handover mpt_multi_user written
+# the hand-over cases: what udevd said about the slow device and its module
+# (its skips of a held one only with udev.log_level=debug)
+if grep -q 'mpt\.handover=' /proc/cmdline; then
+	_dev=$(grep -il v00001B36d00000005 /sys/bus/pci/devices/*/modalias | sed -n 's|.*/\([^/]*\)/modalias$|\1|p;q')
+	journalctl -b -o short-monotonic --no-pager -u systemd-udevd.service 2>/dev/null |
+		grep -i -e slowpci -e v00001B36d00000005 ${_dev:+-e "$_dev"} | tail -n 60 | sed 's/^/MPT: ho.udev /'
+fi
 # everything udev was asked is done: its workers' loads are in the trace
 udevadm settle --timeout=1800
 kv uptime_settled "$(cut -d' ' -f1 /proc/uptime)"

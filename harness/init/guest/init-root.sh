@@ -12,6 +12,10 @@
 #   finit_* load_*   the finit_module trace (mpt_trace_counts)
 #   load.NAME        its module_load events, for every module (mpt_trace_loads)
 #   argv             the arguments init was given
+#   ho.*             with mpt.handover=NAME on the kernel command line: a
+#                    trace marker (mpt_root), then, once NAME is final and
+#                    modpreload gone, what happened to it (lib.sh's
+#                    mpt_handover); the rest waits for it
 # and what /mpt/root-more.sh, when a case puts one in the root, prints.
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 # shellcheck source=harness/lib/lib.sh
@@ -19,6 +23,8 @@ export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 mpt_kv root_uptime "$(mpt_uptime)"
 mpt_kv root_pid "$$"
 mpt_kv argv "$*"
+mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+mpt_handover mpt_root
 awk '$2 == "/" { d = $1; t = $3; o = $4 }
      END { printf "MPT: root_dev=%s\nMPT: root_fstype=%s\nMPT: root_opts=%s\n", d, t, o }' /proc/mounts
 for m in /dev /proc /sys /run; do

@@ -5,6 +5,12 @@
 # at what the kernel did while the initramfs ran, prints it as
 # "MPT: key=value" lines (harness/lib/lib.sh) and powers off:
 #   root_init=1, root_pid, root_uptime   the root was reached, and when
+#   ho.*                                  with mpt.handover=NAME on the
+#                                         kernel command line: a trace marker
+#                                         (mpt_root), then, once NAME is final
+#                                         and modpreload gone, what happened
+#                                         to it (harness/lib/lib.sh's
+#                                         mpt_handover); the rest waits for it
 #   ncpus                                 vCPUs the kernel brought up
 #   report=present|absent                 /run/initramfs/modpreload.json
 #   report_bytes                          its size
@@ -37,6 +43,7 @@ mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 mpt_kv root_init 1
 mpt_kv root_pid "$$"
 mpt_kv root_uptime "$(mpt_uptime)"
+mpt_handover mpt_root
 mpt_kv ncpus "$(grep -c '^processor' /proc/cpuinfo)"
 report=/run/initramfs/modpreload.json
 if [ -s "$report" ]; then
