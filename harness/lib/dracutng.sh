@@ -45,11 +45,18 @@ die() { log "error: $*"; exit 1; }
 # which the harness reports as a skip naming the cause, not as dracut's fault
 unreachable() { log "error: $*"; exit 2; }
 
-# get URL FILE [SHA256]: FILE from the mirror, checked when a sum is given
+# get URL FILE [SHA256]: FILE from the mirror, checked when a sum is given;
+# three tries (a busy mirror or proxy drops one now and then: seen here and
+# in CI)
 get() {
-	rm -f "$2"
-	_err=$(/usr/lib/apt/apt-helper -o APT::Sandbox::User=root download-file "$1" "$2" 2>&1 >/dev/null) ||
-		{ log "could not fetch $1: $(printf '%s\n' "$_err" | tail -n 1)"; return 1; }
+	for _try in 1 2 3; do
+		rm -f "$2"
+		_err=$(/usr/lib/apt/apt-helper -o APT::Sandbox::User=root download-file "$1" "$2" 2>&1 >/dev/null) &&
+			break
+		log "could not fetch $1 (try $_try of 3): $(printf '%s\n' "$_err" | tail -n 1)"
+		[ "$_try" = 3 ] && return 1
+		sleep $((_try * 3))
+	done
 	[ -z "${3:-}" ] || printf '%s  %s\n' "$3" "$2" | sha256sum -c --status ||
 		{ log "$1: sha256 is not $3"; rm -f "$2"; return 1; }
 }
