@@ -97,6 +97,18 @@ storm_headline() {
 		}'
 }
 
+# The README's whole-boot ratios: with / without modpreload, from the newest
+# boot*.md that has them, pointing to docs/benchmarks.md (the README names
+# no dated file).
+boot_ratios() {
+	f=$(newest 'boot*.md' 'With / without' | tail -n 1)
+	[ -n "$f" ] || { echo "(no whole-boot run with ratios yet)"; return; }
+	table_in "$f" 'With / without'
+	echo
+	echo "With / without, the same image and root back to back, medians under TCG"
+	echo "(below 1: sooner with modpreload): [docs/benchmarks.md](docs/benchmarks.md#the-whole-boot)."
+}
+
 # make_table NAME: the table's lines ($rel: the way from the document to the top)
 make_table() {
 	lsc='Load syscalls ('
@@ -120,6 +132,8 @@ make_table() {
 	demo-memory) quote 'memory wasted' $(newest 'demo-*.md' 'memory wasted') ;;
 	scale) quote '| vCPUs |' $(newest 'scale-*.md' '| vCPUs |') ;;
 	boot) quote '| vCPUs |' $(newest 'boot*.md' '| vCPUs |') ;;
+	boot-ratios) boot_ratios ;;
+	boot-ratios-file) quote 'With / without' $(newest 'boot*.md' 'With / without') ;;
 	integrations) quote '| image |' $(newest 'integrations-*.md' '| image |') ;;
 	init) quote '| image |' $(newest 'init-vs-dracut-*.md' '| image |') ;;
 	init-arm64) quote '| architecture |' $(newest 'init-arm64-*.md' '| architecture |') ;;
