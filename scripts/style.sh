@@ -12,7 +12,14 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
 # shellcheck disable=SC2046 # a list of files
-[ $# -gt 0 ] || set -- $(git ls-files '*.c' '*.h')
+if [ $# -eq 0 ]; then
+	if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+		set -- $(git ls-files '*.c' '*.h')
+	else
+		# an unpacked `make dist` tarball: every source there is (build/ aside)
+		set -- $(find . -path ./build -prune -o -type f \( -name '*.c' -o -name '*.h' \) -print | LC_ALL=C sort)
+	fi
+fi
 awk '
 /[ \t]+$/ { print FILENAME ":" FNR ": trailing blanks"; n++ }
 /^\t*        / { print FILENAME ":" FNR ": 8 spaces where a tab goes"; n++ }

@@ -54,8 +54,25 @@ run_suite() {
 	echo "time: $_rs_name $(($(date +%s) - _rs_t0)) s" >>"$times"
 }
 
+# ls_tracked PATTERN...: git's tracked files matching them; in an unpacked
+# `make dist` tarball (no .git), every file there is but build/'s, which
+# is what the tarball's commit tracked
+ls_tracked() {
+	if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+		git ls-files "$@"
+		return
+	fi
+	find . -path ./build -prune -o -type f -print | sed 's|^\./||' | LC_ALL=C sort |
+		while read -r _lt_f; do
+			for _lt_p; do
+				# shellcheck disable=SC2254 # the pattern is meant as one
+				case $_lt_f in $_lt_p) echo "$_lt_f"; break ;; esac
+			done
+		done
+}
+
 lint() {
-	files=$(git ls-files '*.sh' 'dracut-module/*' 'mkinitcpio-hook/*' 'initramfs-tools/*' 'systemd/*' 'init/mkinitramfs' .ci/run \
+	files=$(ls_tracked '*.sh' 'dracut-module/*' 'mkinitcpio-hook/*' 'initramfs-tools/*' 'systemd/*' 'init/mkinitramfs' .ci/run \
 		'harness/mkinitcpio/install/*' 'harness/mkinitcpio/hooks/*' |
 		while read -r f; do head -n 1 "$f" | grep -q '^#!.*sh' && echo "$f"; done)
 	# shellcheck disable=SC2086 # a list of files
