@@ -245,14 +245,15 @@ deb_check_preloaded() {
 }
 
 # deb_check_analyze RESULT: the report the boot left (the root's "MPTJ:"
-# lines, saved as RESULT.json) is valid JSON and `modpreload analyze` reads
-# it: exit 0, nothing on stderr, its header counts the report's modules for
-# the report's kernel, and its critical chain is the report's.
+# lines in the serial log beside RESULT, saved as RESULT.json) is JSON and
+# `modpreload analyze` reads it: exit 0, nothing on stderr, its header
+# counts the report's modules for the report's kernel, and its critical
+# chain is the report's.
 deb_check_analyze() {
 	_db_j=${1%.txt}.json
-	tr -d '\r' <"$1" | sed -n 's/^MPTJ: //p' >"$_db_j"
-	if ! jq -e .modules "$_db_j" >/dev/null 2>&1; then
-		fail "the report the root printed is not JSON with modules (see $_db_j)"
+	tr -d '\r' <"${1%.txt}.serial" | sed -n 's/^MPTJ: //p' >"$_db_j"
+	if [ ! -s "$_db_j" ] || ! jq -e '.modules | type == "array"' "$_db_j" >/dev/null 2>&1; then
+		fail "the root printed no report that is JSON with modules (see $_db_j)"
 		return
 	fi
 	_db_rc=0
