@@ -71,7 +71,7 @@ dr_image() {
 			dpkg-query -W dracut-core
 		fi
 		sha256sum "$DEB_BIN" "$top"/dracut-module/50modpreload/*
-		sha256sum "$DEB_TREE/modules.dep" "$DEB_TREE"/extra/*.ko
+		sha256sum "$DEB_TREE/modules.dep" "$DEB_TREE"/extra/*.ko*
 		echo "conf:"
 		deb_sum_dir "$_dr_conf"
 	} | deb_key)
