@@ -19,7 +19,13 @@
 #                                            was empty
 #   initrd.calls, .ok, .errno_N, .loads       finit_module in the initramfs:
 #                                            calls, successes, failures by
-#                                            errno, module_load events
+#                                            errno, module_load events;
+#                                            init_module calls count too
+#   initrd.init_module, booted.init_module    (how many of the calls were
+#                                            init_module: on trixie the
+#                                            initramfs's udev is the host's
+#                                            kmod 30, which decompresses
+#                                            .ko.xz itself; on bookworm none)
 #   booted.calls, .ok, .errno_N, .loads       the same after switch-root
 #   booted.by.COMM                            calls per calling program
 #   booted.udev_calls, booted.udev_loads      calls by udev's workers, and
@@ -111,14 +117,15 @@ awk '
 		for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { sr = substr($i, 1, length($i) - 1); break }
 		next
 	}
-	/ sys_finit_module\(/ {
+	/ sys_f?init_module\(/ {
 		p = ph == "" ? "initrd" : ph
 		x[p ".calls"]++
+		if ($0 ~ / sys_init_module\(/) x[p ".init_module"]++
 		x[p ".by." comm($1)]++
 		if (p == "booted" && $1 ~ /udev/) x["booted.udev_calls"]++
 		next
 	}
-	/ sys_finit_module -> / {
+	/ sys_f?init_module -> / {
 		p = ph == "" ? "initrd" : ph
 		e = errno($NF)
 		if (e == 0) x[p ".ok"]++; else x[p ".errno_" e]++
