@@ -31,13 +31,18 @@
 # 64 and 128. MP_BOOTED_WITHOUT=1 (and make check-full) adds the "without" boot here;
 # MP_BOOTED_CPUS (default 16). "with" alone: about 5 minutes, 2 more the
 # first time (mmdebstrap, the image, the root disk).
+# Usage: booted-storm.sh [bookworm|trixie]: trixie (booted-storm-trixie.sh)
+# makes the same checks on Debian trixie's 6.12 and a trixie root
+# (harness/booted/host.sh's BT_SUITE), named booted-storm-trixie.
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
+# the argument, not the environment: this case is bookworm's unless asked
+BT_SUITE=${1:-bookworm}
 # shellcheck source=harness/booted/host.sh
 . "$top/harness/booted/host.sh"
 # shellcheck source=harness/lib/scenarios/handover.sh
 . "$top/harness/lib/scenarios/handover.sh"
-name=booted-storm
+name=booted-storm$BT_TAG
 smp=${MP_BOOTED_CPUS:-16}
 
 bt_setup || fail_all "setup failed (see $DEB_WORK/setup.log and $DEB_WORK/logs/)"
