@@ -34,6 +34,10 @@
 #   boot.modules, boot.load_dups              distinct modules loaded over the
 #                                            whole boot, and repeats of one
 #   boot.dup_names=a,b                        the repeated ones
+#   boot.dup_by=a:initrd/COMM+booted/COMM,... who loaded each repeated one,
+#                                            in order (on trixie the kernel's
+#                                            own request_module, modprobe,
+#                                            asks on both sides of switch-root)
 #   marker=1                                  the split was found
 #   loaded_by.mpt_params=COMM,...             who loaded the module the root's
 #                                            /etc/modules-load.d lists
@@ -142,6 +146,8 @@ awk '
 			if (!(m in byudev)) ul = ul (ul == "" ? "" : ",") m
 			byudev[m] = 1
 		}
+		w = p "/" comm($1); if (m in lby) w = lby[m] "+" w
+		lby[m] = w
 		if (m in seen) { x["boot.load_dups"]++; if (!(m in dup)) dl = dl (dl == "" ? "" : ",") m; dup[m] = 1 }
 		else x["boot.modules"]++
 		seen[m] = 1
@@ -152,6 +158,9 @@ awk '
 		for (i = 1; i in k; i++) { printf "MPT: %s=%d\n", k[i], x[k[i]]; done[k[i]] = 1 }
 		for (key in x) if (!(key in done)) printf "MPT: %s=%d\n", key, x[key]
 		printf "MPT: udev_loaded=%s\nMPT: boot.dup_names=%s\nMPT: marker=%d\n", ul, dl, marker
+		db = ""
+		for (m in dup) db = db (db == "" ? "" : ",") m ":" lby[m]
+		printf "MPT: boot.dup_by=%s\n", db
 		printf "MPT: loaded_by.mpt_params=%s\n", lb
 		printf "MPT: uptime_switch_root=%s\n", sr
 		printf "MPT: trace_entries=%s\nMPT: trace_written=%s\n", entries, written
