@@ -48,7 +48,7 @@ smp=${MP_BOOTED_CPUS:-16}
 bt_setup || fail_all "setup failed (see $DEB_WORK/setup.log and $DEB_WORK/logs/)"
 
 details() { # LABEL RESULT
-	echo "  $1: initramfs $(mpt_num initrd.calls "$2") calls / $(mpt_num initrd.loads "$2") loaded; booted $(mpt_num booted.calls "$2") calls / $(mpt_num booted.loads "$2") loaded, $(mpt_num booted.udev_calls "$2") by udev workers; ENODEV $(mpt_num initrd.errno_19 "$2")+$(mpt_num booted.errno_19 "$2"), EEXIST $(mpt_num initrd.errno_17 "$2")+$(mpt_num booted.errno_17 "$2"), EBUSY $(mpt_num booted.errno_16 "$2"); blacklisted: $(mpt_get nodev_blacklist "$2"); udev loaded: $(mpt_get udev_loaded "$2"); soft lockups $(mpt_num soft_lockups "$2"); multi-user at $(mpt_get uptime_multi_user "$2") s, $(mpt_get host_wall_s "$2") s wall" >&2
+	echo "  $1: initramfs $(mpt_num initrd.calls "$2") calls / $(mpt_num initrd.loads "$2") loaded; booted $(mpt_num booted.calls "$2") calls / $(mpt_num booted.loads "$2") loaded, $(mpt_num booted.udev_calls "$2") by udev workers; ENODEV $(mpt_num initrd.errno_19 "$2")+$(mpt_num booted.errno_19 "$2"), EEXIST $(mpt_num initrd.errno_17 "$2")+$(mpt_num booted.errno_17 "$2"), EBUSY $(mpt_num booted.errno_16 "$2"); blacklisted: $(mpt_get nodev_blacklist "$2"); udev loaded: $(mpt_get udev_loaded "$2"); loaded twice: $(mpt_get boot.dup_by "$2"); init_module calls $(mpt_num initrd.init_module "$2")+$(mpt_num booted.init_module "$2"); soft lockups $(mpt_num soft_lockups "$2"); multi-user at $(mpt_get uptime_multi_user "$2") s, $(mpt_get host_wall_s "$2") s wall" >&2
 }
 
 with=$DEB_WORK/logs/with-$smp.txt
