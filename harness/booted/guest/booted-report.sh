@@ -28,6 +28,7 @@
 #                                            .ko.xz itself; on bookworm none)
 #   booted.calls, .ok, .errno_N, .loads       the same after switch-root
 #   booted.by.COMM                            calls per calling program
+#   initrd.eexist_by.COMM, booted.eexist_by.COMM  EEXIST calls per program
 #   booted.udev_calls, booted.udev_loads      calls by udev's workers, and
 #                                            the module_load events they made
 #   udev_loaded=a,b                           modules udev's workers loaded
@@ -133,6 +134,9 @@ awk '
 		p = ph == "" ? "initrd" : ph
 		e = errno($NF)
 		if (e == 0) x[p ".ok"]++; else x[p ".errno_" e]++
+		# a duplicate refused: whose call it was (on trixie: the kernel
+		# asking modprobe for a module that modpreload is loading)
+		if (e == 17) x[p ".eexist_by." comm($1)]++
 		next
 	}
 	/ module_load: / {
