@@ -134,8 +134,8 @@ awk '
 		p = ph == "" ? "initrd" : ph
 		e = errno($NF)
 		if (e == 0) x[p ".ok"]++; else x[p ".errno_" e]++
-		# a duplicate refused: whose call it was (on trixie: the kernel
-		# asking modprobe for a module that modpreload is loading)
+		# a duplicate refused: whose call it was (on trixie: modprobe, run by
+		# the kernel for one module twice at once, with modpreload or without)
 		if (e == 17) x[p ".eexist_by." comm($1)]++
 		next
 	}
