@@ -11,10 +11,11 @@
 # 150 s on the project's 2-core host when it was quiet (307 s the first
 # time, mmdebstrap, the image and the disk included, beside booted-storm);
 # on a busy host expect several times that.
-# Its first runs (2026-12-03) fail "with" on the kernel's own modprobe in
-# the initramfs: 4 EEXIST and padlock_aes (crypto-aes, ENODEV) tried twice,
-# the same in every boot without modpreload (bench/results/
-# trixie-boot-2026-12-03.md).
+# The kernel's own modprobe (request_module) repeats loads here, with
+# modpreload or without: 4 EEXIST and padlock_aes (crypto-aes, ENODEV)
+# tried twice in the initramfs (bench/results/trixie-boot-2026-12-03.md).
+# bt_check_with counts modprobe's repeats apart and names them in the
+# details; a repeat by anyone else still fails.
 MP_BOOTED_WITHOUT=${MP_BOOTED_WITHOUT:-1}
 export MP_BOOTED_WITHOUT
 exec "$(dirname "$0")/booted-storm.sh" trixie

@@ -35,6 +35,9 @@
 #   boot.modules, boot.load_dups              distinct modules loaded over the
 #                                            whole boot, and repeats of one
 #   boot.dup_names=a,b                        the repeated ones
+#   boot.dup_other=a,b, boot.modprobe_repeats the ones repeated by anything
+#                                            but modprobe; loads by modprobe
+#                                            of a module already loaded once
 #   boot.dup_by=a:initrd/COMM+booted/COMM,... who loaded each repeated one,
 #                                            in order (on trixie the kernel's
 #                                            own request_module, modprobe,
@@ -152,6 +155,11 @@ awk '
 		}
 		w = p "/" comm($1); if (m in lby) w = lby[m] "+" w
 		lby[m] = w
+		# a repeat by modprobe is the kernel asking (request_module runs
+		# modprobe; the 6.12 of trixie asks for crypto-aes twice at once, with
+		# modpreload or without): counted apart from all other repeats
+		if (m in seen && comm($1) == "modprobe") x["boot.modprobe_repeats"]++
+		else if (m in seen && !(m in dupo)) { do_ = do_ (do_ == "" ? "" : ",") m; dupo[m] = 1 }
 		if (m in seen) { x["boot.load_dups"]++; if (!(m in dup)) dl = dl (dl == "" ? "" : ",") m; dup[m] = 1 }
 		else x["boot.modules"]++
 		seen[m] = 1
@@ -162,6 +170,7 @@ awk '
 		for (i = 1; i in k; i++) { printf "MPT: %s=%d\n", k[i], x[k[i]]; done[k[i]] = 1 }
 		for (key in x) if (!(key in done)) printf "MPT: %s=%d\n", key, x[key]
 		printf "MPT: udev_loaded=%s\nMPT: boot.dup_names=%s\nMPT: marker=%d\n", ul, dl, marker
+		printf "MPT: boot.dup_other=%s\n", do_
 		db = ""
 		for (m in dup) db = db (db == "" ? "" : ",") m ":" lby[m]
 		printf "MPT: boot.dup_by=%s\n", db
