@@ -2,7 +2,7 @@
 # shellcheck disable=SC2154 # top, name: set by the script that sources this
 # Booting a Debian generator's initramfs to a small ext4 root, whatever made
 # the image (dracut, initramfs-tools, the packages' own tools): Debian's 6.1
-# kernel, the test modules, a snapshot of build/modpreload, and a root disk
+# kernel (or DEB_KERNEL's), the test modules, a snapshot of build/modpreload, and a root disk
 # whose /sbin/init (harness/lib/guest/debimage-root.sh) reports what the
 # kernel did while the initramfs ran. The family's host.sh sources it and
 # sets DEB_WORK, its work directory (build/vm/FAMILY):
@@ -11,7 +11,12 @@
 #   deb_setup                kernel, test modules, a snapshot of
 #                            build/modpreload, the root disk; sets KVER KDIR
 #                            DEB_TREE DEB_BIN DEB_DISK (status 1: see
-#                            $DEB_WORK/setup.log)
+#                            $DEB_WORK/setup.log). DEB_KERNEL: another of
+#                            harness/lib/kernels.sh's kernels (trixie: the
+#                            booted-storm-trixie case); DEB_COMPRESS: how the
+#                            test modules are compressed (tests/modules/
+#                            build.sh --compress; default none, xz on trixie
+#                            as its own modules are)
 #   deb_prepare              deb_setup, or the case's FAIL line and exit
 #   deb_boot RESULT LOG IMG SMP CMDLINE [TIMEOUT]
 #                            boot to the root disk; "MPT:" lines to RESULT;
@@ -67,15 +72,17 @@ deb_log() { printf '%s-host: %s\n' "${DEB_WORK##*/}" "$*" >&2; }
 deb_setup() {
 	mkdir -p "$DEB_WORK/img" "$DEB_WORK/logs" "$DEB_WORK/tmp"
 	: >"$DEB_WORK/setup.log"
+	_db_k=${DEB_KERNEL:-bookworm}
 	# shellcheck disable=SC2046 # the line is "NAME KVER DIR"
-	set -- $("$top/harness/lib/kernels.sh" bookworm 2>>"$DEB_WORK/setup.log" | awk '$1 == "bookworm"')
+	set -- $("$top/harness/lib/kernels.sh" "$_db_k" 2>>"$DEB_WORK/setup.log" | awk -v k="$_db_k" '$1 == k')
 	KVER=${2:-}
 	KDIR=${3:-}
 	if [ -z "$KDIR" ] || [ ! -f "$KDIR/vmlinuz" ]; then
-		deb_log "no bookworm kernel (harness/lib/kernels.sh bookworm)"
+		deb_log "no $_db_k kernel (harness/lib/kernels.sh $_db_k)"
 		return 1
 	fi
-	if ! "$top/tests/modules/build.sh" bookworm "$DEB_WORK/tree" >/dev/null 2>>"$DEB_WORK/setup.log"; then
+	if ! "$top/tests/modules/build.sh" --compress "${DEB_COMPRESS:-none}" "$_db_k" "$DEB_WORK/tree" \
+		>/dev/null 2>>"$DEB_WORK/setup.log"; then
 		deb_log "tests/modules/build.sh failed"
 		return 1
 	fi

@@ -1,7 +1,8 @@
 # shellcheck shell=sh
 # shellcheck disable=SC2154 # top, DEB_WORK: set by the script that sources this
 # An initramfs image made by Debian's real dracut (059) for Debian's 6.1
-# kernel, with or without dracut-module/50modpreload: what the dracut family
+# kernel (or the one debimage.sh's DEB_KERNEL names: trixie's 6.12 for
+# booted-storm-trixie), with or without dracut-module/50modpreload: what the dracut family
 # (harness/dracut/host.sh) boots to the small ext4 root and the booted
 # family (harness/booted/host.sh) boots into a whole Debian root. Source it
 # after setting $top, then set $DEB_WORK:
@@ -71,7 +72,7 @@ dr_image() {
 			dpkg-query -W dracut-core
 		fi
 		sha256sum "$DEB_BIN" "$top"/dracut-module/50modpreload/*
-		sha256sum "$DEB_TREE/modules.dep" "$DEB_TREE"/extra/*.ko
+		sha256sum "$DEB_TREE/modules.dep" "$DEB_TREE"/extra/*.ko*
 		echo "conf:"
 		deb_sum_dir "$_dr_conf"
 	} | deb_key)

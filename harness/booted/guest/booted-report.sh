@@ -19,15 +19,29 @@
 #                                            was empty
 #   initrd.calls, .ok, .errno_N, .loads       finit_module in the initramfs:
 #                                            calls, successes, failures by
-#                                            errno, module_load events
+#                                            errno, module_load events;
+#                                            init_module calls count too
+#   initrd.init_module, booted.init_module    (how many of the calls were
+#                                            init_module: on trixie the
+#                                            initramfs's udev is the host's
+#                                            kmod 30, which decompresses
+#                                            .ko.xz itself; on bookworm none)
 #   booted.calls, .ok, .errno_N, .loads       the same after switch-root
 #   booted.by.COMM                            calls per calling program
+#   initrd.eexist_by.COMM, booted.eexist_by.COMM  EEXIST calls per program
 #   booted.udev_calls, booted.udev_loads      calls by udev's workers, and
 #                                            the module_load events they made
 #   udev_loaded=a,b                           modules udev's workers loaded
 #   boot.modules, boot.load_dups              distinct modules loaded over the
 #                                            whole boot, and repeats of one
 #   boot.dup_names=a,b                        the repeated ones
+#   boot.dup_other=a,b, boot.modprobe_repeats the ones repeated by anything
+#                                            but modprobe; loads by modprobe
+#                                            of a module already loaded once
+#   boot.dup_by=a:initrd/COMM+booted/COMM,... who loaded each repeated one,
+#                                            in order (on trixie the kernel's
+#                                            own request_module, modprobe,
+#                                            asks on both sides of switch-root)
 #   marker=1                                  the split was found
 #   loaded_by.mpt_params=COMM,...             who loaded the module the root's
 #                                            /etc/modules-load.d lists
@@ -111,17 +125,21 @@ awk '
 		for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { sr = substr($i, 1, length($i) - 1); break }
 		next
 	}
-	/ sys_finit_module\(/ {
+	/ sys_f?init_module\(/ {
 		p = ph == "" ? "initrd" : ph
 		x[p ".calls"]++
+		if ($0 ~ / sys_init_module\(/) x[p ".init_module"]++
 		x[p ".by." comm($1)]++
 		if (p == "booted" && $1 ~ /udev/) x["booted.udev_calls"]++
 		next
 	}
-	/ sys_finit_module -> / {
+	/ sys_f?init_module -> / {
 		p = ph == "" ? "initrd" : ph
 		e = errno($NF)
 		if (e == 0) x[p ".ok"]++; else x[p ".errno_" e]++
+		# a duplicate refused: whose call it was (on trixie: modprobe, run by
+		# the kernel for one module twice at once, with modpreload or without)
+		if (e == 17) x[p ".eexist_by." comm($1)]++
 		next
 	}
 	/ module_load: / {
@@ -135,6 +153,13 @@ awk '
 			if (!(m in byudev)) ul = ul (ul == "" ? "" : ",") m
 			byudev[m] = 1
 		}
+		w = p "/" comm($1); if (m in lby) w = lby[m] "+" w
+		lby[m] = w
+		# a repeat by modprobe is the kernel asking (request_module runs
+		# modprobe; the 6.12 of trixie asks for crypto-aes twice at once, with
+		# modpreload or without): counted apart from all other repeats
+		if (m in seen && comm($1) == "modprobe") x["boot.modprobe_repeats"]++
+		else if (m in seen && !(m in dupo)) { do_ = do_ (do_ == "" ? "" : ",") m; dupo[m] = 1 }
 		if (m in seen) { x["boot.load_dups"]++; if (!(m in dup)) dl = dl (dl == "" ? "" : ",") m; dup[m] = 1 }
 		else x["boot.modules"]++
 		seen[m] = 1
@@ -145,6 +170,10 @@ awk '
 		for (i = 1; i in k; i++) { printf "MPT: %s=%d\n", k[i], x[k[i]]; done[k[i]] = 1 }
 		for (key in x) if (!(key in done)) printf "MPT: %s=%d\n", key, x[key]
 		printf "MPT: udev_loaded=%s\nMPT: boot.dup_names=%s\nMPT: marker=%d\n", ul, dl, marker
+		printf "MPT: boot.dup_other=%s\n", do_
+		db = ""
+		for (m in dup) db = db (db == "" ? "" : ",") m ":" lby[m]
+		printf "MPT: boot.dup_by=%s\n", db
 		printf "MPT: loaded_by.mpt_params=%s\n", lb
 		printf "MPT: uptime_switch_root=%s\n", sr
 		printf "MPT: trace_entries=%s\nMPT: trace_written=%s\n", entries, written
