@@ -226,7 +226,12 @@ int an_svg(FILE *out, const struct an_report *r)
 
 		fprintf(out, "<line class=\"handover\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>\n", x, TOP - 4, x,
 			TOP + nl * LANE);
-		fprintf(out, "<text class=\"ho\" x=\"%.1f\" y=\"%d\">hand-over</text>\n", x + 4, TOP - 22);
+		/* near the right edge the label goes on the line's left */
+		if (x + 4 + text_width("hand-over") > LEFT + PLOT + RIGHT)
+			fprintf(out, "<text class=\"ho\" x=\"%.1f\" y=\"%d\" text-anchor=\"end\">hand-over</text>\n",
+				x - 4, TOP - 22);
+		else
+			fprintf(out, "<text class=\"ho\" x=\"%.1f\" y=\"%d\">hand-over</text>\n", x + 4, TOP - 22);
 	}
 	legend(out, TOP + (nl ? nl : 1) * LANE + 20);
 	fputs("</svg>\n", out);

@@ -51,7 +51,7 @@ static void header(FILE *out, const struct an_report *r)
 	} else {
 		fputs(" in ", out);
 		put_time(out, r->end_ms, 0);
-		fprintf(out, " (%s, %.0f jobs)\n ", r->mode ? r->mode : "dataflow", r->jobs);
+		fprintf(out, " (%s, %.0f job%s)\n ", r->mode ? r->mode : "dataflow", r->jobs, r->jobs == 1 ? "" : "s");
 		for (i = AN_LOADED; i <= AN_HUNG; i++)
 			fprintf(out, "%s %.0f %s", i ? "," : "", r->counts[i], what[i]);
 		if (r->counts[AN_NODEV] > 0)

@@ -39,6 +39,14 @@ elif what == "chain":
     print(len([e for e in d.getElementsByTagName("line") if "chain" in cls(e)]))
 elif what == "handover":
     print(len([e for e in d.getElementsByTagName("line") if "handover" in cls(e)]))
+elif what == "hofits":
+    # the hand-over's label inside the drawing (11px: 6.4 px a letter at most)
+    w = float(root.getAttribute("width"))
+    for e in d.getElementsByTagName("text"):
+        if "ho" in cls(e):
+            x, n = float(e.getAttribute("x")), 6.4 * len(e.firstChild.data)
+            left = x - n if e.getAttribute("text-anchor") == "end" else x
+            print(1 if 0 <= left and left + n <= w else 0)
 EOT
 }
 
@@ -113,6 +121,11 @@ t_analyze_handover() {
 	check "blame marks them" eq "$(grep -c ' (handed over)$' "$t/an.out")" "$n"
 	check "SVG: the hand-over line" eq "$(svg_count "$t/t.svg" handover)" 1
 	check "SVG: held bars dashed" eq "$(svg_count "$t/t.svg" held)" "$n"
+	check "SVG: the hand-over's label inside it" eq "$(svg_count "$t/t.svg" hofits)" 1
+	# a hand-over as late as the last load: its label still inside
+	jq '.handover.at_ms = ([.modules[].end_ms // 0] | max)' "$t/r.json" >"$t/late.json"
+	analyze --svg "$t/late.svg" "$t/late.json"
+	check "SVG, a late hand-over: its label inside it" eq "$(svg_count "$t/late.svg" hofits)" 1
 }
 
 # What is no report: said, exit 3; usage: exit 2; and what a report holds
