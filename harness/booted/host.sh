@@ -180,6 +180,22 @@ bt_in() {
 	return 1
 }
 
+# bt_merged_outside RESULT: the calls 6.5+ merged with a load in flight where
+# one side was outside coldplug: modprobe's and systemd's, and modpreload's
+# for as many modules as modprobe or systemd loaded and modpreload's report
+# says it dealt with (systemd-logind's modprobe@drm.service asks for drm by
+# name, which no hold stops, while modpreload's child still loads it)
+bt_merged_outside() {
+	_bt_o=0
+	for _bt_m in $(mpt_get boot.outside_loaded "$1" | tr ',' ' '); do
+		bt_in "$(mpt_get handled "$1")" "$_bt_m" && _bt_o=$((_bt_o + 1))
+	done
+	_bt_p=$(($(mpt_num initrd.merged_by.modpreload "$1") + $(mpt_num booted.merged_by.modpreload "$1")))
+	[ "$_bt_p" -le "$_bt_o" ] || _bt_p=$_bt_o
+	echo $(($(mpt_num initrd.merged_by.modprobe "$1") + $(mpt_num booted.merged_by.modprobe "$1") +
+		$(mpt_num initrd.merged_by.systemd "$1") + $(mpt_num booted.merged_by.systemd "$1") + _bt_p))
+}
+
 bt_check_common() {
 	eq "root's report ran" "$(mpt_get root_init "$1")" 1
 	eq "marker at switch-root found" "$(mpt_get marker "$1")" 1
@@ -204,9 +220,12 @@ bt_check_with() {
 		$(mpt_num initrd.errno_17 "$1") + $(mpt_num booted.errno_17 "$1")))
 	# the kernel's own request_module runs modprobe, with modpreload or
 	# without; its repeats (EEXIST, or a failing driver tried again) are
-	# the kernel's, counted in the details, and no one else's may be there
+	# the kernel's; and a kernel of 6.5 or later hands a call for a file
+	# already being loaded that load's result: when the call was modprobe's
+	# or systemd's own module set-up (PID 1, modprobe@.service), outside
+	# coldplug, it is counted in the details; no one else's may be there
 	_bt_kern=$(($(mpt_num initrd.eexist_by.modprobe "$1") + $(mpt_num booted.eexist_by.modprobe "$1") +
-		$(mpt_num boot.modprobe_repeats "$1")))
+		$(mpt_num boot.modprobe_repeats "$1") + $(bt_merged_outside "$1")))
 	eq "module loaded twice, other than by the kernel's modprobe" "$(mpt_get boot.dup_other "$1")" ""
 	eq "load calls == modules loaded (the kernel's modprobe repeats: $_bt_kern)" \
 		"$((_bt_calls - _bt_kern))" "$(($(mpt_num boot.modules "$1")))"

@@ -29,6 +29,12 @@
 #   booted.calls, .ok, .errno_N, .loads       the same after switch-root
 #   booted.by.COMM                            calls per calling program
 #   initrd.eexist_by.COMM, booted.eexist_by.COMM  EEXIST calls per program
+#   initrd.merged_by.COMM, booted.merged_by.COMM  calls that succeeded with
+#                                            no module_load of their own (a
+#                                            kernel of 6.5 or later merged
+#                                            them with a load in flight)
+#   boot.outside_loaded=a,b                   modules first loaded by modprobe
+#                                            or systemd (outside coldplug)
 #   booted.udev_calls, booted.udev_loads      calls by udev's workers, and
 #                                            the module_load events they made
 #   udev_loaded=a,b                           modules udev's workers loaded
@@ -131,6 +137,7 @@ awk '
 		if ($0 ~ / sys_init_module\(/) x[p ".init_module"]++
 		x[p ".by." comm($1)]++
 		if (p == "booted" && $1 ~ /udev/) x["booted.udev_calls"]++
+		inload[$1] = 1; made[$1] = 0
 		next
 	}
 	/ sys_f?init_module -> / {
@@ -140,6 +147,11 @@ awk '
 		# a duplicate refused: whose call it was (on trixie: modprobe, run by
 		# the kernel for one module twice at once, with modpreload or without)
 		if (e == 17) x[p ".eexist_by." comm($1)]++
+		# success with no module_load of its own: 6.12 gave this call the
+		# result of a load of the same file already in flight (two programs
+		# asked at once)
+		if (e == 0 && inload[$1] && !made[$1]) x[p ".merged_by." comm($1)]++
+		inload[$1] = 0
 		next
 	}
 	/ module_load: / {
@@ -147,12 +159,15 @@ awk '
 		for (i = 1; i <= NF; i++) if ($i == "module_load:") break
 		m = $(i + 1)
 		x[p ".loads"]++
+		made[$1] = 1
 		if (m == "mpt_params") lb = lb (lb == "" ? "" : ",") comm($1)
 		if (p == "booted" && $1 ~ /udev/) {
 			x["booted.udev_loads"]++
 			if (!(m in byudev)) ul = ul (ul == "" ? "" : ",") m
 			byudev[m] = 1
 		}
+		if (!(m in lby) && (comm($1) == "modprobe" || comm($1) == "systemd"))
+			ol = ol (ol == "" ? "" : ",") m
 		w = p "/" comm($1); if (m in lby) w = lby[m] "+" w
 		lby[m] = w
 		# a repeat by modprobe is the kernel asking (request_module runs
@@ -171,6 +186,7 @@ awk '
 		for (key in x) if (!(key in done)) printf "MPT: %s=%d\n", key, x[key]
 		printf "MPT: udev_loaded=%s\nMPT: boot.dup_names=%s\nMPT: marker=%d\n", ul, dl, marker
 		printf "MPT: boot.dup_other=%s\n", do_
+		printf "MPT: boot.outside_loaded=%s\n", ol
 		db = ""
 		for (m in dup) db = db (db == "" ? "" : ",") m ":" lby[m]
 		printf "MPT: boot.dup_by=%s\n", db
