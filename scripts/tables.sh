@@ -61,7 +61,7 @@ quote() {
 
 # The README's table: udev's coldplug against modpreload at the most vCPUs of
 # the newest storm run that has both, from its runs.tsv.
-storm_headline() {
+storm_headline_run() {
 	best=
 	for f in "$res"/*/runs.tsv; do
 		if ! grep -q '^storm	bookworm	-	udev	' "$f" || ! grep -q '^storm	bookworm	-	dataflow	' "$f"; then
@@ -69,7 +69,10 @@ storm_headline() {
 		fi
 		best=$(printf '%s\n%s\t%s\n' "$best" "$(when "${f%/runs.tsv}.md")" "$f" | LC_ALL=C sort | tail -n 1)
 	done
-	f=$(printf '%s\n' "$best" | cut -f2)
+	printf '%s\n' "$best" | cut -f2
+}
+storm_headline() {
+	f=$(storm_headline_run)
 	[ -n "$f" ] || { echo "(no storm run with udev yet)"; return; }
 	rd=${f%/runs.tsv}
 	awk -f bench/stats.awk "$f" | awk -F'\t' -v ver="$(sed -n 's/^modpreload=//p' "$rd/meta.txt")" \
@@ -118,6 +121,9 @@ make_table() {
 	# shellcheck disable=SC2046,SC2016
 	case $1 in
 	storm-headline) storm_headline ;;
+	storm-headline-from)
+		f=$(storm_headline_run)
+		if [ -n "$f" ]; then echo "The README's storm table: [${f%/runs.tsv}.md]($rel${f%/runs.tsv}.md)."; else echo "(no storm run with udev yet)"; fi ;;
 	storm-calls) quote "$lsc" $(newest '[0-9]*.md' "$lsc" 'udev coldplug') ;;
 	storm-time) quote "$first" $(newest '[0-9]*.md' "$lsc" 'udev coldplug') ;;
 	storm-latest-calls) quote "$lsc" $(newest '[0-9]*.md' "$lsc") ;;
