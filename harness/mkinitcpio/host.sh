@@ -135,9 +135,27 @@ mkc_run() {
 	[ "$_mr_rc" = 0 ] || fail "boot failed: $(mpt_boot_why "$_mr_rc" "$4")"
 }
 
+# mkc_check_udev OUT NAME...: what udev's workers loaded. After the hand-over
+# the devices late loads make (mpt_spawn's, say) are udev's, by design; but
+# a worker never loads one of NAMEs (the modules the case is about), never
+# makes a call that fails, and every call of theirs loads a module of its
+# own (no duplicate: load_dups and EEXIST are checked by the cases).
+mkc_check_udev() {
+	_mk_o=$1
+	shift
+	_mk_l=$(mpt_get "loaded_by.(udev-worker)" "$_mk_o") || _mk_l=
+	for _mk_m in "$@"; do
+		case ,$_mk_l, in *,"$_mk_m",*) fail "udev's worker loaded $_mk_m" ;; esac
+	done
+	expect "$_mk_o" "finit_fail_by.(udev-worker)" -eq 0
+	expect "$_mk_o" "finit_by.(udev-worker)" -eq "$(printf '%s' "$_mk_l" | tr ',' '\n' | grep -c .)"
+}
+
 # mkc_figures OUT: "N calls for M modules, E EEXIST, B EBUSY"
 mkc_figures() {
 	printf '%s calls for %s modules, %s EEXIST, %s EBUSY' \
 		"$(mpt_num finit_enter "$1")" "$(mpt_num load_modules "$1")" \
 		"$(mpt_num finit_eexist "$1")" "$(mpt_num finit_ebusy "$1")"
+	_mk_u=$(mpt_get "loaded_by.(udev-worker)" "$1") && printf '; udev loaded %s' "$_mk_u"
+	:
 }

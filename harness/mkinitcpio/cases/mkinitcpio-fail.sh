@@ -5,7 +5,8 @@
 # earlymodules=mpt-alias-only (mkinitcpio's own early list, an alias).
 #   vm/mkinitcpio-fail   the boot reaches the root with everything else
 #       loaded once (no EEXIST/EBUSY, every other call a success, none by a
-#       udev worker); mpt_fail not loaded and reported failed; mpt_fail_child
+#       udev worker but for late devices: mkc_check_udev); mpt_fail not
+#       loaded and reported failed; mpt_fail_child
 #       skipped without a load attempt (no module_load event).  /init's own
 #       `modprobe -qab $MODULES` tries mpt_fail once more after the hook (as
 #       it would without modpreload): at most two ENODEV calls, the second
@@ -38,7 +39,7 @@ expect "$o" finit_ebusy -eq 0
 expect "$o" finit_errno_19 -ge 1
 expect "$o" finit_errno_19 -le 2
 expect "$o" finit_by.modprobe -le 1
-expect "$o" "finit_by.(udev-worker)" -eq 0
+mkc_check_udev "$o" mpt_fail mpt_fail_child
 expect "$o" finit_enter -eq $((ok + enodev))
 expect "$o" proc_count -eq "$ok"
 # module_load fires before init(): mpt_fail counts, once per attempt
