@@ -40,7 +40,8 @@
 #                       the assertions (harness/lib/verdict.sh's reasons)
 #   bt_figures RESULT   "initrd_calls initrd_loaded booted_calls
 #                       booted_loaded booted_failed udev_calls" on stdout
-#   BT_TAG              "" on bookworm, "-trixie" on trixie: for case names
+#   BT_TAG              "" on bookworm, "-trixie" on trixie, "-sid" on sid
+#                       (trixie's kernel, a sid root): for case names
 # BT_MEM: guest RAM in MiB (default 2048; udevd's worker cap is RAM/128 MiB).
 # BT_MODPRELOAD_TIMEOUT: rd.modpreload.timeout= (default 900 s).
 # Needs mmdebstrap, e2fsprogs, systemctl, and what harness/lib/dracutimage.sh needs.
@@ -56,7 +57,10 @@ bookworm) BT_TAG='' ;;
 # its own kernel, test modules compressed as its own are, its own work
 # directory: the two suites' images and disks never replace each other
 trixie) BT_TAG=-trixie DEB_KERNEL=trixie DEB_COMPRESS=xz ;;
-*) echo "harness/booted/host.sh: BT_SUITE is bookworm or trixie, not '$BT_SUITE'" >&2; exit 2 ;;
+# trixie's kernel into a root of Debian's unstable suite: a systemd of 259 or
+# later, whose systemd-modules-load loads in parallel (booted-storm-sid)
+sid) BT_TAG=-sid DEB_KERNEL=trixie DEB_COMPRESS=xz ;;
+*) echo "harness/booted/host.sh: BT_SUITE is bookworm, trixie or sid, not '$BT_SUITE'" >&2; exit 2 ;;
 esac
 BT_WORK=$top/build/vm/booted$BT_TAG
 DEB_WORK=$BT_WORK

@@ -3,6 +3,7 @@
 # ordered after multi-user.target): once udev's queue is empty, what the
 # kernel's tracepoints saw, split at the marker the initramfs wrote last
 # (guest/booted-marker.sh), as "MPT: key=value" lines on ttyS0; then off.
+#   systemd_version=N                         the root's systemd
 #   root_init=1, system_state, ncpus, uptime_multi_user   the boot got there
 #                                            (and a trace marker, mpt_multi_user,
 #                                            written first thing)
@@ -84,6 +85,7 @@ kv uptime_settled "$(cut -d' ' -f1 /proc/uptime)"
 kv system_state "$(systemctl is-system-running 2>/dev/null)"
 kv failed_units "$(systemctl list-units --failed --plain --no-legend 2>/dev/null | awk '{ printf "%s%s", n++ ? "," : "", $1 }')"
 kv ncpus "$(grep -c '^processor' /proc/cpuinfo)"
+kv systemd_version "$(systemctl --version 2>/dev/null | sed -n '1s/^systemd \([0-9]*\).*/\1/p')"
 kv proc_count "$(wc -l </proc/modules)"
 kv soft_lockups "$(dmesg | grep -c 'soft lockup')"
 
