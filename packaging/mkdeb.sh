@@ -14,9 +14,13 @@ src=$out/modpreload-${ver%-*}
 
 rm -rf "$out"
 mkdir -p "$src/build"
-# the files git knows, committed or not, as they are now
-(cd "$top" && git ls-files -z --cached --others --exclude-standard) |
-	(cd "$top" && tar -c --null -T - -f -) | tar -x -C "$src" -f -
+# the files git knows, committed or not, as they are now; in an unpacked
+# `make dist` tarball (no .git) every file but build/'s
+if (cd "$top" && git rev-parse --is-inside-work-tree >/dev/null 2>&1); then
+	(cd "$top" && git ls-files -z --cached --others --exclude-standard)
+else
+	(cd "$top" && find . -path ./build -prune -o -type f -print0)
+fi | (cd "$top" && tar -c --null -T - -f -) | tar -x -C "$src" -f -
 for d in libs src apt; do
 	if [ -e "$top/build/$d" ]; then ln -s "$(readlink -f "$top/build/$d")" "$src/build/$d"; fi
 done
