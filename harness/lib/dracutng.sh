@@ -46,17 +46,16 @@ die() { log "error: $*"; exit 1; }
 unreachable() { log "error: $*"; exit 2; }
 
 # get URL FILE [SHA256]: FILE from the mirror, checked when a sum is given;
-# five tries over about 75 s (a busy mirror or proxy drops a file now and
-# then, for longer than a few seconds: three tries 3 and 6 s apart all
-# failed once here, and the same file came a minute later)
+# three tries, a few seconds apart, for a mirror or proxy that fails a
+# request for a moment
 get() {
-	for _try in 1 2 3 4 5; do
+	for _try in 1 2 3; do
 		rm -f "$2"
 		_err=$(/usr/lib/apt/apt-helper -o APT::Sandbox::User=root download-file "$1" "$2" 2>&1 >/dev/null) &&
 			break
-		log "could not fetch $1 (try $_try of 5): $(printf '%s\n' "$_err" | tail -n 1)"
-		[ "$_try" = 5 ] && return 1
-		sleep $((5 << (_try - 1)))
+		log "could not fetch $1 (try $_try of 3): $(printf '%s\n' "$_err" | tail -n 1)"
+		[ "$_try" = 3 ] && return 1
+		sleep $((_try * 3))
 	done
 	[ -z "${3:-}" ] || printf '%s  %s\n' "$3" "$2" | sha256sum -c --status ||
 		{ log "$1: sha256 is not $3"; rm -f "$2"; return 1; }
@@ -122,6 +121,9 @@ if mp_cache_get dracut-ng "$key" "$root"; then
 fi
 
 t0=$(date +%s)
+# look_up made it, but only when it ran: with a look-up from the cache (a
+# day's) and no built entry for this key, the download had no directory
+mkdir -p "$work"
 orig=$(field orig 3)
 log "building dracut $upstream ($orig, Debian $suite $version)"
 [ -f "$work/$orig" ] && printf '%s  %s\n' "$(field orig)" "$work/$orig" | sha256sum -c --status ||
