@@ -209,8 +209,8 @@ bt_check_common() {
 }
 
 # With modpreload in both places: every module loaded once over the whole
-# boot (but for what the kernel's own request_module repeats: modprobe's),
-# boot, no load call that failed but the no-device drivers' (each once:
+# boot (but for the kernel's and systemd's own repeats, counted apart), no
+# load call that failed but the no-device drivers' (each once:
 # ENODEV, or EEXIST from an init() whose place another driver holds; a
 # duplicate's EEXIST has no module_load event, so "calls == modules" still
 # catches it), no
@@ -231,7 +231,7 @@ bt_check_with() {
 	_bt_kern=$(($(mpt_num initrd.eexist_by.modprobe "$1") + $(mpt_num booted.eexist_by.modprobe "$1") +
 		$(mpt_num boot.modprobe_repeats "$1") + $(bt_merged_outside "$1")))
 	eq "module loaded twice, other than by the kernel's modprobe" "$(mpt_get boot.dup_other "$1")" ""
-	eq "load calls == modules loaded (the kernel's modprobe repeats: $_bt_kern)" \
+	eq "load calls == modules loaded (the kernel's and systemd's repeats, counted apart: $_bt_kern)" \
 		"$((_bt_calls - _bt_kern))" "$(($(mpt_num boot.modules "$1")))"
 	eq "calls that failed other than no-device" "$((_bt_calls - _bt_ok - _bt_nodev))" 0
 	for _bt_m in $(mpt_get udev_loaded "$1" | tr ',' ' '); do

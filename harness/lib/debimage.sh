@@ -2,8 +2,8 @@
 # shellcheck disable=SC2154 # top, name: set by the script that sources this
 # Booting a Debian generator's initramfs to a small ext4 root, whatever made
 # the image (dracut, initramfs-tools, the packages' own tools): Debian's 6.1
-# kernel (or DEB_KERNEL's), the test modules, a snapshot of build/modpreload, and a root disk
-# whose /sbin/init (harness/lib/guest/debimage-root.sh) reports what the
+# kernel (or DEB_KERNEL's), the test modules, a snapshot of build/modpreload,
+# and a root disk whose /sbin/init (harness/lib/guest/debimage-root.sh) reports what the
 # kernel did while the initramfs ran. The family's host.sh sources it and
 # sets DEB_WORK, its work directory (build/vm/FAMILY):
 #   . "$top/harness/lib/debimage.sh"
