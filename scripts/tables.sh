@@ -112,6 +112,17 @@ boot_ratios() {
 	echo "(below 1: sooner with modpreload): [docs/benchmarks.md](docs/benchmarks.md#the-whole-boot)."
 }
 
+# The README's table of stacks: the newest stacks-*.md's, pointing to
+# docs/benchmarks.md
+stacks_readme() {
+	f=$(newest 'stacks-*.md' '| stack |' | tail -n 1)
+	[ -n "$f" ] || { echo "(no run of bench/stacks.sh yet)"; return; }
+	table_in "$f" '| stack |'
+	echo
+	echo "The whole boot at 16 vCPUs under TCG, counted from the kernel's tracepoints"
+	echo "(\`bench/stacks.sh\`): [docs/benchmarks.md](docs/benchmarks.md#the-stacks)."
+}
+
 # make_table NAME: the table's lines ($rel: the way from the document to the top)
 make_table() {
 	lsc='Load syscalls ('
@@ -139,6 +150,8 @@ make_table() {
 	scale) quote '| vCPUs |' $(newest 'scale-*.md' '| vCPUs |') ;;
 	boot) quote '| vCPUs |' $(newest 'boot*.md' '| vCPUs |') ;;
 	boot-ratios) boot_ratios ;;
+	stacks) quote '| stack |' $(newest 'stacks-*.md' '| stack |') ;;
+	stacks-readme) stacks_readme ;;
 	boot-ratios-file) quote 'With / without' $(newest 'boot*.md' 'With / without') ;;
 	integrations) quote '| image |' $(newest 'integrations-*.md' '| image |') ;;
 	init) quote '| image |' $(newest 'init-vs-dracut-*.md' '| image |') ;;

@@ -60,13 +60,25 @@ trixie) BT_TAG=-trixie DEB_KERNEL=trixie DEB_COMPRESS=xz ;;
 # trixie's kernel into a root of Debian's unstable suite: a systemd of 259 or
 # later, whose systemd-modules-load loads in parallel (booted-storm-sid)
 sid) BT_TAG=-sid DEB_KERNEL=trixie DEB_COMPRESS=xz ;;
-*) echo "harness/booted/host.sh: BT_SUITE is bookworm, trixie or sid, not '$BT_SUITE'" >&2; exit 2 ;;
+# trixie, the image made in the root by trixie's own initramfs-tools (0.148,
+# its default generator) with MODPRELOAD=y: its udev, kmod 34 and busybox
+# in the initramfs (booted-storm-trixie-itools)
+trixie-itools) BT_TAG=-trixie-itools DEB_KERNEL=trixie DEB_COMPRESS=xz BT_SUITE=trixie BT_GEN=itools ;;
+# trixie, the image made by the current dracut-ng release (the one Debian
+# sid carries, built from its source by harness/lib/dracutng.sh)
+trixie-ng) BT_TAG=-trixie-ng DEB_KERNEL=trixie DEB_COMPRESS=xz BT_SUITE=trixie BT_GEN=dracut-ng ;;
+*) echo "harness/booted/host.sh: BT_SUITE is bookworm, trixie, trixie-itools, trixie-ng or sid, not '$BT_SUITE'" >&2; exit 2 ;;
 esac
+# who makes the image: the host's dracut 059 (dracut), dracut-ng (dracut-ng)
+# or the root's own initramfs-tools (itools)
+BT_GEN=${BT_GEN:-dracut}
 BT_WORK=$top/build/vm/booted$BT_TAG
 DEB_WORK=$BT_WORK
 # the slow device's driver only on the root (see above)
 DEB_MPT=$(echo " $DEB_MPT " | sed 's/ mpt_slowpci / /; s/^ //; s/ $//')
 BT_PKGS=systemd-sysv,udev,kmod
+# zstd: initramfs-tools' default compression since 0.141
+[ "$BT_GEN" != itools ] || BT_PKGS=$BT_PKGS,initramfs-tools,busybox,zstd
 BT_IMG=$DEB_WORK/img/booted.img
 BT_DISK=$DEB_WORK/booted-root.img
 
@@ -86,8 +98,10 @@ bt_rootdisk() {
 		sha256sum "$DEB_TREE/modules.dep"
 		echo "modules-load.d: mpt_params"
 		echo "journald: no rate limit"
+		[ "$BT_GEN" != itools ] || sha256sum "$top"/initramfs-tools/hooks/modpreload \
+			"$top"/initramfs-tools/scripts/init-top/modpreload "$top/harness/booted/guest/booted-marker.sh"
 	} | deb_key)
-	if deb_fresh "$BT_DISK" "$_bt_key"; then
+	if deb_fresh "$BT_DISK" "$_bt_key" && { [ "$BT_GEN" != itools ] || [ -s "$BT_IMG" ]; }; then
 		return 0
 	fi
 	deb_log "building the root disk"
@@ -132,6 +146,7 @@ EOT
 	echo mpt-booted >"$_bt_r/etc/hostname"
 	systemctl --root="$_bt_r" mask serial-getty@ttyS0.service getty@tty1.service \
 		>>"$DEB_WORK/setup.log" 2>&1
+	[ "$BT_GEN" != itools ] || bt_itools_image "$_bt_r" || return 1
 	rm -f "$BT_DISK.tmp"
 	# a sparse image with room to spare for /var and the journal
 	_bt_mb=$(($(du -sm "$_bt_r" | cut -f1) * 5 / 4 + 256))
@@ -141,16 +156,53 @@ EOT
 	rm -rf "$_bt_r"
 }
 
+# bt_itools_image ROOT: the image ROOT's own initramfs-tools makes, as a
+# user of it would: modpreload's hook and boot script where `make install`
+# puts them, MODPRELOAD=y in conf.d (the documented switch), the test
+# modules added by a hook of the user's, and the switch-root marker as an
+# init-bottom script after udev's (udevd has exited by then)
+bt_itools_image() {
+	_bt_s=$1/usr/share/initramfs-tools
+	_bt_e=$1/etc/initramfs-tools
+	install -D -m 0755 "$top/initramfs-tools/hooks/modpreload" "$_bt_s/hooks/modpreload"
+	install -D -m 0755 "$top/initramfs-tools/scripts/init-top/modpreload" "$_bt_s/scripts/init-top/modpreload"
+	mkdir -p "$_bt_e/conf.d" "$_bt_e/hooks" "$_bt_e/scripts/init-bottom"
+	echo MODPRELOAD=y >"$_bt_e/conf.d/modpreload"
+	# shellcheck disable=SC2016 # the scripts' own code
+	printf '#!/bin/sh\n[ "$1" = prereqs ] && exit 0\n. /usr/share/initramfs-tools/hook-functions\nmanual_add_modules %s\n' \
+		"$DEB_MPT" >"$_bt_e/hooks/mpt-test"
+	# shellcheck disable=SC2016
+	{
+		printf '#!/bin/sh\n[ "$1" = prereqs ] && { echo udev; exit 0; }\n'
+		sed 1d "$top/harness/booted/guest/booted-marker.sh"
+	} >"$_bt_e/scripts/init-bottom/mpt-marker"
+	chmod 0755 "$_bt_e/hooks/mpt-test" "$_bt_e/scripts/init-bottom/mpt-marker"
+	cp "$KDIR/boot/config-$KVER" "$1/boot/" || return 1
+	deb_log "update-initramfs in the root"
+	deb_in_root "$1" "update-initramfs -c -k $KVER" >"$DEB_WORK/logs/update-initramfs.log" 2>&1 || {
+		deb_log "update-initramfs failed (see $DEB_WORK/logs/update-initramfs.log)"
+		return 1
+	}
+	cp "$1/boot/initrd.img-$KVER" "$BT_IMG.tmp" && mv "$BT_IMG.tmp" "$BT_IMG"
+}
+
 bt_setup() {
 	DEB_WORK=$BT_WORK
 	deb_setup || return 1
 	bt_base || return 1
+	[ "$BT_GEN" != itools ] || { bt_rootdisk; return; }
+	if [ "$BT_GEN" = dracut-ng ]; then
+		# shellcheck disable=SC2046 # "VERSION DIR"
+		set -- $("$top/harness/lib/dracutng.sh" sid 2>>"$DEB_WORK/setup.log")
+		[ -n "${2:-}" ] || { deb_log "no dracut-ng (see $DEB_WORK/setup.log)"; return 1; }
+		DR_DRACUT=$2
+	fi
 	# the marker hook, by content: dr_image's key sees its path
 	_bt_mark=$DEB_WORK/marker-$(sha256sum <"$top/harness/booted/guest/booted-marker.sh" | cut -c1-12).sh
 	cp "$top/harness/booted/guest/booted-marker.sh" "$_bt_mark"
 	DR_DRACUT_ARGS="--include $_bt_mark /usr/lib/dracut/hooks/pre-pivot/99-mpt-marker.sh"
 	dr_image booted systemd yes || return 1
-	DR_DRACUT_ARGS=
+	DR_DRACUT_ARGS='' DR_DRACUT=''
 	bt_rootdisk
 }
 

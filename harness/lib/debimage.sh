@@ -29,6 +29,9 @@
 #                            taken out) as a cache key
 #   deb_fresh FILE KEY       FILE is there and FILE.key is KEY
 #   deb_sum_dir DIR          the files of DIR by content, for cache keys
+#   deb_in_root ROOT SCRIPT  run SCRIPT with sh chrooted into ROOT, /proc
+#                            and /dev mounted in a mount namespace of its
+#                            own (the host is not touched)
 #   deb_sysroot_failing DIR WHO   a root with modpreload.d lists (below)
 #   deb_check_lists LISTING WHO   an image holds them, masks honoured
 #   deb_udev_calls RESULT    finit_module calls made by udev's workers
@@ -68,6 +71,17 @@ DEB_BASE_ARGS="root=/dev/vda rd.shell=0 rd.emergency=poweroff"
 DEB_CPU_MOD=aesni_intel
 
 deb_log() { printf '%s-host: %s\n' "${DEB_WORK##*/}" "$*" >&2; }
+
+deb_in_root() {
+	# shellcheck disable=SC2016 # expanded by the namespace's shell
+	unshare -m sh -c '
+		set -e
+		mount -t proc proc "$1/proc"
+		mount --rbind /dev "$1/dev"
+		chroot "$1" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive \
+			/bin/sh -ec "$2"
+	' sh "$1" "$2"
+}
 
 deb_setup() {
 	mkdir -p "$DEB_WORK/img" "$DEB_WORK/logs" "$DEB_WORK/tmp"

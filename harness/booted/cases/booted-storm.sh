@@ -31,9 +31,11 @@
 # 64 and 128. MP_BOOTED_WITHOUT=1 (and make check-full) adds the "without" boot here;
 # MP_BOOTED_CPUS (default 16). "with" alone: about 5 minutes, 2 more the
 # first time (mmdebstrap, the image, the root disk).
-# Usage: booted-storm.sh [bookworm|trixie|sid]: trixie (booted-storm-trixie.sh)
-# makes the same checks on Debian trixie's 6.12 and a trixie root
-# (harness/booted/host.sh's BT_SUITE), named booted-storm-trixie; sid
+# Usage: booted-storm.sh [bookworm|trixie|trixie-itools|sid]: trixie
+# (booted-storm-trixie.sh) makes the same checks on Debian trixie's 6.12 and
+# a trixie root (harness/booted/host.sh's BT_SUITE), named
+# booted-storm-trixie; trixie-itools (booted-storm-trixie-itools.sh) the
+# same with the image made by the root's own initramfs-tools; sid
 # (booted-storm-sid.sh) on trixie's 6.12 and a root of Debian unstable.
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)

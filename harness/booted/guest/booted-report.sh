@@ -4,6 +4,8 @@
 # kernel's tracepoints saw, split at the marker the initramfs wrote last
 # (guest/booted-marker.sh), as "MPT: key=value" lines on ttyS0; then off.
 #   systemd_version=N                         the root's systemd
+#   kmod_version=N, kernel_release=R          the root's kmod, uname -r,
+#   itools_version=V                          its initramfs-tools (if any)
 #   root_init=1, system_state, ncpus, uptime_multi_user   the boot got there
 #                                            (and a trace marker, mpt_multi_user,
 #                                            written first thing)
@@ -86,6 +88,9 @@ kv system_state "$(systemctl is-system-running 2>/dev/null)"
 kv failed_units "$(systemctl list-units --failed --plain --no-legend 2>/dev/null | awk '{ printf "%s%s", n++ ? "," : "", $1 }')"
 kv ncpus "$(grep -c '^processor' /proc/cpuinfo)"
 kv systemd_version "$(systemctl --version 2>/dev/null | sed -n '1s/^systemd \([0-9]*\).*/\1/p')"
+kv kmod_version "$(kmod --version 2>/dev/null | sed -n 's/^kmod version \([0-9.]*\).*/\1/p')"
+kv kernel_release "$(uname -r)"
+kv itools_version "$(dpkg-query -W -f '${Version}' initramfs-tools 2>/dev/null)"
 kv proc_count "$(wc -l </proc/modules)"
 kv soft_lockups "$(dmesg | grep -c 'soft lockup')"
 
@@ -93,7 +98,11 @@ present() { if [ -s "$1" ]; then echo present; else echo absent; fi; }
 # the reports are kept once the runs that handed over are done: nothing in
 # the boot waits for that, this does (a start joins a run in progress)
 timeout 1800 systemctl start modpreload-save-report.service
-kv report_initrd "$(present /run/initramfs/modpreload.json)"
+# the initramfs's report: dracut's hook writes the first, initramfs-tools'
+# boot script the second
+initrd_report=/run/initramfs/modpreload.json
+[ -e "$initrd_report" ] || initrd_report=/run/modpreload/report.json
+kv report_initrd "$(present "$initrd_report")"
 kv report_booted "$(present /run/modpreload/booted.json)"
 kv report_kept "$(present /var/lib/modpreload/last-report.json)"
 kv report_kept_initrd "$(present /var/lib/modpreload/last-initramfs-report.json)"
@@ -104,12 +113,12 @@ handover() { # REPORT: "AT_MS HELD,HELD"
 		l { n = $1; gsub(/[",]/, "", n); held = held (held == "" ? "" : ",") n }
 		END { print a, held }' "$1" 2>/dev/null
 }
-kv handover_initrd "$(handover /run/initramfs/modpreload.json)"
+kv handover_initrd "$(handover "$initrd_report")"
 kv handover_booted "$(handover /run/modpreload/booted.json)"
 kv nodev_blacklist "$(sed -n 's/^blacklist //p' /run/modprobe.d/modpreload-nodev.conf 2>/dev/null | paste -sd, -)"
 # the modules modpreload dealt with, in either place: loaded, live or failed
 # (a no-device driver is one that failed)
-kv handled "$(cat /run/initramfs/modpreload.json /run/modpreload/booted.json 2>/dev/null | awk '
+kv handled "$(cat "$initrd_report" /run/modpreload/booted.json 2>/dev/null | awk '
 	/^      "name": "/ { n = $2; gsub(/[",]/, "", n) }
 	/^      "state": "/ && n != "" {
 		s = $2; gsub(/[",]/, "", s)
