@@ -9,29 +9,33 @@
 #   trixie-ng      the same root, the image by the current dracut-ng release
 #   sid            Debian unstable's root (systemd 259 or later, whose
 #                  systemd-modules-load loads in parallel) on trixie's 6.12
-# The counts are the kernel's tracepoints' (finit_module and init_module
-# calls, module_load events), over the whole boot; the times are guest
-# seconds to multi-user.target. Each cell is the median of the runs (one by
-# default: the counts barely move from boot to boot, the times do; for
-# times, bench/booted-storm.sh's tables). Prints markdown on stdout; each
-# stack's own table is kept in build/bench/stacks/SUITE.md.
+# The counts are the kernel's tracepoints' over the whole boot: load calls
+# (finit_module and init_module), those that loaded nothing (calls less
+# module_load events: refused as a duplicate, or failed), the booted
+# system's udev workers' calls, and the modules loaded. Each is the median
+# of the runs (one by default: the counts barely move from boot to boot).
+# No times: one pair on a shared host says little about them;
+# bench/booted-storm.sh -r SUITE with more runs does (its own table for each
+# stack is kept in build/bench/stacks/SUITE.md). Prints markdown on stdout.
 #
-# Usage: bench/stacks.sh [-n RUNS] [SUITE...]
+# Usage: bench/stacks.sh [-n RUNS] [-t] [SUITE...]
+# -t: no boots, the table again from the last runs' files
 # TCG on 2 host cores: about 5 minutes a stack and run when the host is
 # quiet, 10 the first time (mmdebstrap, the image, the root disk).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-runs=1
+runs=1 boot=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	-n) runs=$2; shift 2 ;;
+	-t) boot=0; shift ;;
 	-*) sed -n 's/^# Usage: /usage: /p' "$0" >&2; exit 2 ;;
 	*) break ;;
 	esac
 done
 [ $# -gt 0 ] || set -- bookworm trixie trixie-itools trixie-ng sid
-# shellcheck source=harness/lib/lib.sh
-. "$top/harness/lib/lib.sh"
+# shellcheck source=harness/lib/hostlib.sh
+. "$top/harness/lib/hostlib.sh"
 out=$top/build/bench/stacks
 mkdir -p "$out"
 
@@ -55,12 +59,13 @@ loaded() { # TABLE VARIANT
 	echo $(($(cell "$1" "$2" 4 | cut -d/ -f2 | tr -d ' ') + $(cell "$1" "$2" 5 | sed 's|.*/ *\([0-9]*\).*|\1|')))
 }
 
-echo "| stack | kernel | image by | load calls, with / without | by udev's workers, with / without | modules loaded, with / without | multi-user (s), with / without |"
+# each count "with / without" modpreload
+echo "| stack | kernel | image by | load calls | calls that loaded nothing | udev workers' calls, booted | modules loaded |"
 echo "|---|---|---|---|---|---|---|"
 for suite in "$@"; do
 	t=$out/$suite.md
-	echo "stacks: $suite, $runs run(s) a variant" >&2
-	if ! "$top/bench/booted-storm.sh" -r "$suite" -s "16:$runs" >"$t" 2>"$out/$suite.log"; then
+	[ "$boot" = 1 ] && echo "stacks: $suite, $runs run(s) a variant" >&2
+	if [ "$boot" = 1 ] && ! "$top/bench/booted-storm.sh" -r "$suite" -s "16:$runs" >"$t" 2>"$out/$suite.log"; then
 		echo "| $suite | - | - | the run failed (build/bench/stacks/$suite.log) | | | |"
 		continue
 	fi
@@ -74,5 +79,6 @@ for suite in "$@"; do
 	sid) name="Debian unstable" ;;
 	*) name="Debian 13 trixie" ;;
 	esac
-	echo "| $name (systemd $(mpt_get systemd_version "$r"), kmod $(mpt_get kmod_version "$r")) | $(mpt_get kernel_release "$r" | cut -d. -f1,2) | $(generator "$suite" "$itools") | $(calls "$t" with) / $(calls "$t" without) | $(cell "$t" with 6) / $(cell "$t" without 6) | $(loaded "$t" with) / $(loaded "$t" without) | $(cell "$t" with 10) / $(cell "$t" without 10) |"
+	cw=$(calls "$t" with) co=$(calls "$t" without) lw=$(loaded "$t" with) lo=$(loaded "$t" without)
+	echo "| $name (systemd $(mpt_get systemd_version "$r"), kmod $(mpt_get kmod_version "$r")) | $(mpt_get kernel_release "$r" | cut -d. -f1,2) | $(generator "$suite" "$itools") | $cw / $co | $((cw - lw)) / $((co - lo)) | $(cell "$t" with 6) / $(cell "$t" without 6) | $lw / $lo |"
 done

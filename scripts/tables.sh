@@ -119,8 +119,8 @@ stacks_readme() {
 	[ -n "$f" ] || { echo "(no run of bench/stacks.sh yet)"; return; }
 	table_in "$f" '| stack |'
 	echo
-	echo "The whole boot at 16 vCPUs under TCG, counted from the kernel's tracepoints"
-	echo "(\`bench/stacks.sh\`): [docs/benchmarks.md](docs/benchmarks.md#the-stacks)."
+	echo "With modpreload / without, the whole boot at 16 vCPUs, from the kernel's"
+	echo "tracepoints (\`bench/stacks.sh\`): [docs/benchmarks.md](docs/benchmarks.md#the-stacks)."
 }
 
 # make_table NAME: the table's lines ($rel: the way from the document to the top)
