@@ -23,15 +23,17 @@
 # with / without of the three times (below 1: modpreload's boot is sooner).
 # Prints markdown on stdout (progress on stderr).
 #
-# Usage: bench/booted-storm.sh [-n RUNS] [-s "16:3 32:3 64:1"] [-r bookworm|trixie]
+# Usage: bench/booted-storm.sh [-n RUNS] [-s "16:3 32:3 64:1"] [-r SUITE]
 # -s: vCPU counts, each with its own number of runs after a colon (-n for
 # those without; default 1). Guest RAM: 32 MiB a vCPU, at least 2048 (BT_MEM
 # overrides). Images and logs: build/vm/booted/. TCG on 2 host cores: a
 # 16-vCPU pair takes about 5 minutes, a 32-vCPU pair 10, a 64-vCPU pair 25.
 # -r trixie: Debian trixie's 6.12 (.ko.xz) into a trixie root (systemd 257,
-# kmod 34), the image still made by the host's dracut 059
-# (harness/booted/host.sh's BT_SUITE); images and logs in
-# build/vm/booted-trixie/. The table does not say which: its file does.
+# kmod 34), the image still made by the host's dracut 059; trixie-itools:
+# the image by the root's own initramfs-tools; trixie-ng: by dracut-ng; sid:
+# a root of Debian unstable (harness/booted/host.sh's BT_SUITE). Images and
+# logs in build/vm/booted-SUITE/. The table does not say which: its file
+# does (bench/stacks.sh makes one row of each).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 runs=1 smps="16:3 32:3 64:1" suite=bookworm

@@ -10,9 +10,11 @@
 #   sid            Debian unstable's root (systemd 259 or later, whose
 #                  systemd-modules-load loads in parallel) on trixie's 6.12
 # The counts are the kernel's tracepoints' over the whole boot: load calls
-# (finit_module and init_module), those that loaded nothing (calls less
-# module_load events: refused as a duplicate, or failed), the booted
-# system's udev workers' calls, and the modules loaded. Each is the median
+# (finit_module and init_module), those with no module_load event (refused
+# as a duplicate, or failed before init(); a driver whose init() found no
+# device has its event), the booted system's udev workers' calls, and the
+# module_load events (without modpreload the no-device drivers are tried
+# again after switch-root, so there are more). Each is the median
 # of the runs (one by default: the counts barely move from boot to boot).
 # No times: one pair on a shared host says little about them;
 # bench/booted-storm.sh -r SUITE with more runs does (its own table for each
@@ -39,14 +41,6 @@ done
 out=$top/build/bench/stacks
 mkdir -p "$out"
 
-# what made the image, by suite
-generator() {
-	case $1 in
-	trixie-itools) echo "initramfs-tools $2 (the root's own)" ;;
-	trixie-ng) echo "dracut-ng $("$top/harness/lib/dracutng.sh" sid 2>/dev/null | cut -d' ' -f1)" ;;
-	*) echo "dracut 059" ;;
-	esac
-}
 # field N of the row for VARIANT in a bench/booted-storm.sh table
 cell() { # TABLE VARIANT N
 	awk -F' *\\| *' -v v="$2" -v n="$3" '$3 == v { print $(n + 1); exit }' "$1"
@@ -60,7 +54,7 @@ loaded() { # TABLE VARIANT
 }
 
 # each count "with / without" modpreload
-echo "| stack | kernel | image by | load calls | calls that loaded nothing | udev workers' calls, booted | modules loaded |"
+echo "| stack | kernel | image by | load calls | calls with no load event | udev workers' calls, booted | module load events |"
 echo "|---|---|---|---|---|---|---|"
 for suite in "$@"; do
 	t=$out/$suite.md
@@ -69,16 +63,21 @@ for suite in "$@"; do
 		echo "| $suite | - | - | the run failed (build/bench/stacks/$suite.log) | | | |"
 		continue
 	fi
-	# the root's versions, from the first "with" boot's report
+	# the root's versions, from the first "with" boot's report; what made
+	# the image, from harness/booted/host.sh's bt_setup
 	case $suite in bookworm) tag= ;; *) tag=-$suite ;; esac
 	r=$top/build/vm/booted$tag/bench/16-with/run1.txt
-	itools=
-	[ "$suite" != trixie-itools ] || itools=$(mpt_get itools_version "$r")
+	if [ ! -s "$t" ] || [ ! -s "$r" ]; then
+		echo "| $suite | - | - | no run yet | | | |"
+		continue
+	fi
+	gen=$(cat "$top/build/vm/booted$tag/generator.txt" 2>/dev/null)
+	[ "$suite" != trixie-itools ] || gen="$gen (the root's own)"
 	case $suite in
 	bookworm) name="Debian 12 bookworm" ;;
 	sid) name="Debian unstable" ;;
 	*) name="Debian 13 trixie" ;;
 	esac
 	cw=$(calls "$t" with) co=$(calls "$t" without) lw=$(loaded "$t" with) lo=$(loaded "$t" without)
-	echo "| $name (systemd $(mpt_get systemd_version "$r"), kmod $(mpt_get kmod_version "$r")) | $(mpt_get kernel_release "$r" | cut -d. -f1,2) | $(generator "$suite" "$itools") | $cw / $co | $((cw - lw)) / $((co - lo)) | $(cell "$t" with 6) / $(cell "$t" without 6) | $lw / $lo |"
+	echo "| $name (systemd $(mpt_get systemd_version "$r"), kmod $(mpt_get kmod_version "$r")) | $(mpt_get kernel_release "$r" | cut -d. -f1,2) | ${gen:-?} | $cw / $co | $((cw - lw)) / $((co - lo)) | $(cell "$t" with 6) / $(cell "$t" without 6) | $lw / $lo |"
 done

@@ -23,13 +23,20 @@
 # dracut 059 for that kernel, everything under build/vm/booted-trixie.
 # There the initramfs's udev is the host's (kmod 30, which decompresses
 # .ko.xz itself and calls init_module): the report counts those calls too.
+# BT_SUITE=trixie-itools: the same root with initramfs-tools, whose own
+# update-initramfs makes the image in a chroot (bt_itools_image: trixie's
+# udev and kmod in the initramfs too); trixie-ng: the image by the current
+# dracut-ng release (harness/lib/dracutng.sh), not dracut 059; sid: trixie's
+# kernel into a root of Debian unstable. Each has its own work directory,
+# build/vm/booted$BT_TAG.
 # Source it after setting $top:
 #   . "$top/harness/booted/host.sh"
 #
-#   bt_setup            deb_setup in $BT_WORK (build/vm/booted, or
-#                       build/vm/booted-trixie), the root tarball, the
-#                       dracut image, the root disk (status 1: see
-#                       $DEB_WORK/setup.log and logs/)
+#   bt_setup            deb_setup in $BT_WORK (build/vm/booted$BT_TAG), the
+#                       root tarball, the image, the root disk (status 1: see
+#                       $DEB_WORK/setup.log and logs/; 3: no dracut-ng could
+#                       be had, the mirror unreachable and nothing cached);
+#                       what made the image in $DEB_WORK/generator.txt
 #   bt_boot RESULT LOG SMP with|without [TIMEOUT]
 #                       boot a fresh copy of the root disk; "MPT:" lines to
 #                       RESULT. without: rd.modpreload=0 modpreload.enable=0,
@@ -40,8 +47,7 @@
 #                       the assertions (harness/lib/verdict.sh's reasons)
 #   bt_figures RESULT   "initrd_calls initrd_loaded booted_calls
 #                       booted_loaded booted_failed udev_calls" on stdout
-#   BT_TAG              "" on bookworm, "-trixie" on trixie, "-sid" on sid
-#                       (trixie's kernel, a sid root): for case names
+#   BT_TAG              "" on bookworm, else "-SUITE": for case names
 # BT_MEM: guest RAM in MiB (default 2048; udevd's worker cap is RAM/128 MiB).
 # BT_MODPRELOAD_TIMEOUT: rd.modpreload.timeout= (default 900 s).
 # Needs mmdebstrap, e2fsprogs, systemctl, and what harness/lib/dracutimage.sh needs.
@@ -53,13 +59,13 @@
 
 BT_SUITE=${BT_SUITE:-bookworm}
 case $BT_SUITE in
-bookworm) BT_TAG='' ;;
+bookworm) BT_TAG='' BT_GEN=dracut ;;
 # its own kernel, test modules compressed as its own are, its own work
 # directory: the two suites' images and disks never replace each other
-trixie) BT_TAG=-trixie DEB_KERNEL=trixie DEB_COMPRESS=xz ;;
+trixie) BT_TAG=-trixie DEB_KERNEL=trixie DEB_COMPRESS=xz BT_GEN=dracut ;;
 # trixie's kernel into a root of Debian's unstable suite: a systemd of 259 or
 # later, whose systemd-modules-load loads in parallel (booted-storm-sid)
-sid) BT_TAG=-sid DEB_KERNEL=trixie DEB_COMPRESS=xz ;;
+sid) BT_TAG=-sid DEB_KERNEL=trixie DEB_COMPRESS=xz BT_GEN=dracut ;;
 # trixie, the image made in the root by trixie's own initramfs-tools (0.148,
 # its default generator) with MODPRELOAD=y: its udev, kmod 34 and busybox
 # in the initramfs (booted-storm-trixie-itools)
@@ -69,9 +75,9 @@ trixie-itools) BT_TAG=-trixie-itools DEB_KERNEL=trixie DEB_COMPRESS=xz BT_SUITE=
 trixie-ng) BT_TAG=-trixie-ng DEB_KERNEL=trixie DEB_COMPRESS=xz BT_SUITE=trixie BT_GEN=dracut-ng ;;
 *) echo "harness/booted/host.sh: BT_SUITE is bookworm, trixie, trixie-itools, trixie-ng or sid, not '$BT_SUITE'" >&2; exit 2 ;;
 esac
-# who makes the image: the host's dracut 059 (dracut), dracut-ng (dracut-ng)
-# or the root's own initramfs-tools (itools)
-BT_GEN=${BT_GEN:-dracut}
+# BT_GEN, who makes the image (the suite's, never the environment's): the
+# host's dracut 059 (dracut), dracut-ng (dracut-ng) or the root's own
+# initramfs-tools (itools)
 BT_WORK=$top/build/vm/booted$BT_TAG
 DEB_WORK=$BT_WORK
 # the slow device's driver only on the root (see above)
@@ -98,8 +104,14 @@ bt_rootdisk() {
 		sha256sum "$DEB_TREE/modules.dep"
 		echo "modules-load.d: mpt_params"
 		echo "journald: no rate limit"
-		[ "$BT_GEN" != itools ] || sha256sum "$top"/initramfs-tools/hooks/modpreload \
-			"$top"/initramfs-tools/scripts/init-top/modpreload "$top/harness/booted/guest/booted-marker.sh"
+		if [ "$BT_GEN" = itools ]; then
+			# what bt_itools_image puts into the image, itself included
+			echo "image by the root's initramfs-tools: $DEB_MPT"
+			sha256sum "$top"/initramfs-tools/hooks/modpreload "$top"/initramfs-tools/scripts/init-top/modpreload \
+				"$top/harness/booted/guest/booted-marker.sh" "$KDIR/vmlinuz" "$KDIR/boot/config-$KVER" \
+				"$DEB_TREE"/extra/*.ko*
+			sed -n '/^bt_itools_image() {$/,/^}$/p' "$top/harness/booted/host.sh"
+		fi
 	} | deb_key)
 	if deb_fresh "$BT_DISK" "$_bt_key" && { [ "$BT_GEN" != itools ] || [ -s "$BT_IMG" ]; }; then
 		return 0
@@ -164,20 +176,20 @@ EOT
 bt_itools_image() {
 	_bt_s=$1/usr/share/initramfs-tools
 	_bt_e=$1/etc/initramfs-tools
-	install -D -m 0755 "$top/initramfs-tools/hooks/modpreload" "$_bt_s/hooks/modpreload"
-	install -D -m 0755 "$top/initramfs-tools/scripts/init-top/modpreload" "$_bt_s/scripts/init-top/modpreload"
-	mkdir -p "$_bt_e/conf.d" "$_bt_e/hooks" "$_bt_e/scripts/init-bottom"
-	echo MODPRELOAD=y >"$_bt_e/conf.d/modpreload"
+	install -D -m 0755 "$top/initramfs-tools/hooks/modpreload" "$_bt_s/hooks/modpreload" &&
+		install -D -m 0755 "$top/initramfs-tools/scripts/init-top/modpreload" "$_bt_s/scripts/init-top/modpreload" &&
+		mkdir -p "$_bt_e/conf.d" "$_bt_e/hooks" "$_bt_e/scripts/init-bottom" &&
+		echo MODPRELOAD=y >"$_bt_e/conf.d/modpreload" || return 1
 	# shellcheck disable=SC2016 # the scripts' own code
 	printf '#!/bin/sh\n[ "$1" = prereqs ] && exit 0\n. /usr/share/initramfs-tools/hook-functions\nmanual_add_modules %s\n' \
-		"$DEB_MPT" >"$_bt_e/hooks/mpt-test"
+		"$DEB_MPT" >"$_bt_e/hooks/mpt-test" || return 1
 	# shellcheck disable=SC2016
 	{
 		printf '#!/bin/sh\n[ "$1" = prereqs ] && { echo udev; exit 0; }\n'
 		sed 1d "$top/harness/booted/guest/booted-marker.sh"
-	} >"$_bt_e/scripts/init-bottom/mpt-marker"
-	chmod 0755 "$_bt_e/hooks/mpt-test" "$_bt_e/scripts/init-bottom/mpt-marker"
-	cp "$KDIR/boot/config-$KVER" "$1/boot/" || return 1
+	} >"$_bt_e/scripts/init-bottom/mpt-marker" || return 1
+	chmod 0755 "$_bt_e/hooks/mpt-test" "$_bt_e/scripts/init-bottom/mpt-marker" &&
+		cp "$KDIR/boot/config-$KVER" "$1/boot/" || return 1
 	deb_log "update-initramfs in the root"
 	deb_in_root "$1" "update-initramfs -c -k $KVER" >"$DEB_WORK/logs/update-initramfs.log" 2>&1 || {
 		deb_log "update-initramfs failed (see $DEB_WORK/logs/update-initramfs.log)"
@@ -190,19 +202,36 @@ bt_setup() {
 	DEB_WORK=$BT_WORK
 	deb_setup || return 1
 	bt_base || return 1
-	[ "$BT_GEN" != itools ] || { bt_rootdisk; return; }
+	if [ "$BT_GEN" = itools ]; then
+		bt_rootdisk || return 1
+		# the version the image was made with, from the root's tarball
+		tar -xOf "$BT_BASE" ./var/lib/dpkg/status 2>/dev/null | awk '
+			/^Package: / { p = $2 } p == "initramfs-tools" && /^Version: / { print "initramfs-tools " $2; exit }' \
+			>"$DEB_WORK/generator.txt"
+		return 0
+	fi
+	echo "dracut 059" >"$DEB_WORK/generator.txt"
 	if [ "$BT_GEN" = dracut-ng ]; then
-		# shellcheck disable=SC2046 # "VERSION DIR"
-		set -- $("$top/harness/lib/dracutng.sh" sid 2>>"$DEB_WORK/setup.log")
-		[ -n "${2:-}" ] || { deb_log "no dracut-ng (see $DEB_WORK/setup.log)"; return 1; }
+		_bt_ng=$("$top/harness/lib/dracutng.sh" sid 2>>"$DEB_WORK/setup.log")
+		_bt_rc=$?
+		# shellcheck disable=SC2086 # "VERSION DIR"
+		set -- $_bt_ng
+		if [ -z "${2:-}" ]; then
+			deb_log "no dracut-ng (exit $_bt_rc, see $DEB_WORK/setup.log)"
+			[ "$_bt_rc" = 2 ] && return 3
+			return 1
+		fi
 		DR_DRACUT=$2
+		echo "dracut-ng $1" >"$DEB_WORK/generator.txt"
 	fi
 	# the marker hook, by content: dr_image's key sees its path
 	_bt_mark=$DEB_WORK/marker-$(sha256sum <"$top/harness/booted/guest/booted-marker.sh" | cut -c1-12).sh
 	cp "$top/harness/booted/guest/booted-marker.sh" "$_bt_mark"
 	DR_DRACUT_ARGS="--include $_bt_mark /usr/lib/dracut/hooks/pre-pivot/99-mpt-marker.sh"
-	dr_image booted systemd yes || return 1
+	_bt_rc=0
+	dr_image booted systemd yes || _bt_rc=1
 	DR_DRACUT_ARGS='' DR_DRACUT=''
+	[ "$_bt_rc" = 0 ] || return 1
 	bt_rootdisk
 }
 

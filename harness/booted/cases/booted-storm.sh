@@ -1,6 +1,6 @@
 #!/bin/sh
-# The whole boot, initramfs and booted system (harness/booted/host.sh): a
-# dracut 059 image with modpreload boots Debian's 6.1 at 16 vCPUs into a
+# The whole boot, initramfs and booted system (harness/booted/host.sh): an
+# image with modpreload (dracut 059's on bookworm) boots Debian's 6.1 at 16 vCPUs into a
 # real Debian bookworm root (systemd 252, udev, the kernel's full module
 # tree) with modpreload-coldplug.service enabled, to multi-user.target.
 # From the kernel's tracepoints, split at switch-root:
@@ -31,11 +31,12 @@
 # 64 and 128. MP_BOOTED_WITHOUT=1 (and make check-full) adds the "without" boot here;
 # MP_BOOTED_CPUS (default 16). "with" alone: about 5 minutes, 2 more the
 # first time (mmdebstrap, the image, the root disk).
-# Usage: booted-storm.sh [bookworm|trixie|trixie-itools|sid]: trixie
+# Usage: booted-storm.sh [bookworm|trixie|trixie-itools|trixie-ng|sid]: trixie
 # (booted-storm-trixie.sh) makes the same checks on Debian trixie's 6.12 and
 # a trixie root (harness/booted/host.sh's BT_SUITE), named
 # booted-storm-trixie; trixie-itools (booted-storm-trixie-itools.sh) the
-# same with the image made by the root's own initramfs-tools; sid
+# same with the image made by the root's own initramfs-tools, trixie-ng
+# (booted-storm-trixie-ng.sh) by dracut-ng; sid
 # (booted-storm-sid.sh) on trixie's 6.12 and a root of Debian unstable.
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -48,7 +49,14 @@ BT_SUITE=${1:-bookworm}
 name=booted-storm$BT_TAG
 smp=${MP_BOOTED_CPUS:-16}
 
-bt_setup || fail_all "setup failed (see $DEB_WORK/setup.log and $DEB_WORK/logs/)"
+rc=0
+bt_setup || rc=$?
+if [ "$rc" = 3 ]; then
+	# the network, not modpreload (as the dracut-ng case counts it)
+	echo "SKIP: vm/$name: no dracut-ng source: the mirror could not be read, nothing cached"
+	exit 0
+fi
+[ "$rc" = 0 ] || fail_all "setup failed (see $DEB_WORK/setup.log and $DEB_WORK/logs/)"
 
 details() { # LABEL RESULT
 	echo "  $1 (systemd $(mpt_get systemd_version "$2")): initramfs $(mpt_num initrd.calls "$2") calls / $(mpt_num initrd.loads "$2") loaded; booted $(mpt_num booted.calls "$2") calls / $(mpt_num booted.loads "$2") loaded, $(mpt_num booted.udev_calls "$2") by udev workers; ENODEV $(mpt_num initrd.errno_19 "$2")+$(mpt_num booted.errno_19 "$2"), EEXIST $(mpt_num initrd.errno_17 "$2")+$(mpt_num booted.errno_17 "$2"), EBUSY $(mpt_num booted.errno_16 "$2"); blacklisted: $(mpt_get nodev_blacklist "$2"); udev loaded: $(mpt_get udev_loaded "$2"); loaded twice: $(mpt_get boot.dup_by "$2"); the kernel's modprobe repeated $(mpt_num boot.modprobe_repeats "$2") loads and had $(($(mpt_num initrd.eexist_by.modprobe "$2") + $(mpt_num booted.eexist_by.modprobe "$2"))) EEXIST; first loaded by modprobe or systemd: $(mpt_get boot.outside_loaded "$2"); merged by the kernel: $( (mpt_keys initrd.merged_by "$2"; mpt_keys booted.merged_by "$2") | paste -sd, -); init_module calls $(mpt_num initrd.init_module "$2")+$(mpt_num booted.init_module "$2"); soft lockups $(mpt_num soft_lockups "$2"); multi-user at $(mpt_get uptime_multi_user "$2") s, $(mpt_get host_wall_s "$2") s wall" >&2

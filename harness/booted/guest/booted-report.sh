@@ -4,8 +4,7 @@
 # kernel's tracepoints saw, split at the marker the initramfs wrote last
 # (guest/booted-marker.sh), as "MPT: key=value" lines on ttyS0; then off.
 #   systemd_version=N                         the root's systemd
-#   kmod_version=N, kernel_release=R          the root's kmod, uname -r,
-#   itools_version=V                          its initramfs-tools (if any)
+#   kmod_version=N, kernel_release=R          the root's kmod, uname -r
 #   root_init=1, system_state, ncpus, uptime_multi_user   the boot got there
 #                                            (and a trace marker, mpt_multi_user,
 #                                            written first thing)
@@ -90,7 +89,6 @@ kv ncpus "$(grep -c '^processor' /proc/cpuinfo)"
 kv systemd_version "$(systemctl --version 2>/dev/null | sed -n '1s/^systemd \([0-9]*\).*/\1/p')"
 kv kmod_version "$(kmod --version 2>/dev/null | sed -n 's/^kmod version \([0-9.]*\).*/\1/p')"
 kv kernel_release "$(uname -r)"
-kv itools_version "$(dpkg-query -W -f '${Version}' initramfs-tools 2>/dev/null)"
 kv proc_count "$(wc -l </proc/modules)"
 kv soft_lockups "$(dmesg | grep -c 'soft lockup')"
 
