@@ -11,7 +11,8 @@
 # /etc/dracut.conf.d/90-mpt-test.conf: a generic image (hostonly="no": it is
 # for the VM, not for this host) with the test modules (add_drivers).
 #   install      no initramfs-tools in the root; apt installs the package,
-#                postinst says no image was rebuilt, the image made before
+#                postinst says no image was rebuilt and names the dracut.conf.d
+#                line, the image made before
 #                is byte for byte the same, and update-initramfs -u makes one
 #                with nothing of modpreload in it
 #   dracut-8cpu  the documented one-liner (docs/integrations/dracut.md's
@@ -81,6 +82,8 @@ if ! in_root "update-initramfs -c -k $KVER" >"$log" 2>&1; then
 	exit 0
 fi
 pkg_install "$log" "$img"
+# the persistent line, not a one-off --add that the next rebuild drops
+grep -qF "echo 'add_dracutmodules+=\" modpreload \"'" "$log" || fail "postinst does not name the dracut.conf.d line"
 in_root "update-initramfs -u -k $KVER" >>"$log" 2>&1 || fail "update-initramfs -u failed (see $log)"
 lists "$img" "$DEB_WORK/logs/install.list"
 none "$DEB_WORK/logs/install.list"
