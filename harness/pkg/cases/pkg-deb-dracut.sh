@@ -28,8 +28,8 @@
 #   off          the conf.d file removed, update-initramfs -u: nothing of
 #                modpreload in the image
 # Everything happens in build/vm/pkg-dracut, in a private mount namespace for
-# /proc and /dev; the host is not touched. About 15 minutes the first time
-# (mmdebstrap, trixie's kernel), 10 after.
+# /proc and /dev; the host is not touched. About 4 minutes the first time
+# (mmdebstrap), 2 to 4 after on a busy 2-core host.
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 # shellcheck source=harness/lib/debimage.sh
