@@ -23,6 +23,8 @@
 #   loaded_by.COMM=a,b,...                module_load events per program
 #   finit_first_s, finit_last_s           uptime of the first finit_module call
 #                                         and of the last one's return
+#   init_by.COMM=N, init_last_s           init_module calls per calling
+#                                         program, and the last one's return
 #   report.elapsed_ms                     modpreload's own figure (info only,
 #                                         from either report)
 # and the report itself ("MPTJ: " lines: deb_check_analyze).
@@ -84,6 +86,8 @@ awk 'function comm(t) {
 		if (first == "") first = ts()
 	}
 	/ sys_finit_module -> / { cur[comm($1)]--; last = ts() }
+	/ sys_init_module\(/ { ic[comm($1)]++ }
+	/ sys_init_module -> / { ilast = ts() }
 	/ module_load: / {
 		for (i = 1; i <= NF; i++) if ($i == "module_load:") break
 		c = comm($1); m[c] = m[c] (m[c] == "" ? "" : ",") $(i + 1)
@@ -93,6 +97,8 @@ awk 'function comm(t) {
 		for (c in n) printf "MPT: finit_max_inflight.%s=%d\n", c, max[c]
 		for (c in m) printf "MPT: loaded_by.%s=%s\n", c, m[c]
 		if (first != "") printf "MPT: finit_first_s=%.2f\nMPT: finit_last_s=%.2f\n", first, last
+		for (c in ic) printf "MPT: init_by.%s=%d\n", c, ic[c]
+		if (ilast != "") printf "MPT: init_last_s=%.2f\n", ilast
 	}' "$MPT_TRACE/trace"
 mpt_proc_count
 mpt_proc_count mpt_

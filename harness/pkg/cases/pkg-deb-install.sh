@@ -2,9 +2,9 @@
 # tier: full
 # The .deb, not the build tree: installed with apt into a clean Debian
 # bookworm root (mmdebstrap minbase with initramfs-tools, dracut-core,
-# busybox, zstd, through the project's private apt sources), and the images
-# that root's own tools then build, booted (harness/lib/debimage.sh's root
-# disk and checks):
+# busybox, zstd, through the project's private apt sources; the root and apt
+# are harness/lib/debpkg.sh's), and the images that root's own tools then
+# build, booted (harness/lib/debimage.sh's root disk and checks):
 #   install   apt installs the package; the initramfs made before is byte
 #             for byte the same afterwards (nothing rebuilt it), and
 #             update-initramfs -u without MODPRELOAD=y makes an image with
@@ -26,46 +26,19 @@ top=$(cd "$(dirname "$0")/../../.." && pwd)
 name=pkg-deb-install
 DEB_WORK=$top/build/vm/pkg
 deb_prepare
-if ! deb=$(make -s -C "$top" deb 2>"$DEB_WORK/logs/deb.log" | tail -n 1) || [ ! -f "$deb" ]; then
-	echo "FAIL: vm/$name: make deb failed (see $DEB_WORK/logs/deb.log)"
-	exit 0
-fi
+# shellcheck source=harness/lib/debpkg.sh
+. "$top/harness/lib/debpkg.sh"
+pkg_deb
 
 # --- a clean root, cached as a tarball of what mmdebstrap made --------------
-pkgs=initramfs-tools,dracut-core,busybox,zstd,kmod,udev
-# shellcheck source=harness/lib/debroot.sh
-. "$top/harness/lib/debroot.sh"
-if ! base=$(mp_debroot "$pkgs" "$DEB_WORK/logs/mmdebstrap.log"); then
-	echo "FAIL: vm/$name: mmdebstrap failed (see $DEB_WORK/logs/mmdebstrap.log)"
-	exit 0
-fi
-root=$DEB_WORK/root
-rm -rf "$root"
-mkdir -p "$root"
-tar -xf "$base" -C "$root"
-mkdir -p "$root/usr/lib/modules"
-cp -al "$DEB_TREE" "$root/usr/lib/modules/$KVER"
-cp "$KDIR/boot/config-$KVER" "$root/boot/"
-cp "$deb" "$root/tmp/"
+pkg_root initramfs-tools,dracut-core,busybox,zstd,kmod,udev
+root=$PKG_ROOT
 mkdir -p "$root/etc/initramfs-tools/hooks"
 # the test modules, as a user's own hook would add them
 # shellcheck disable=SC2016 # the hook's own code
 printf '#!/bin/sh\n[ "$1" = prereqs ] && exit 0\n. /usr/share/initramfs-tools/hook-functions\nmanual_add_modules %s\n' \
 	"$DEB_MPT" >"$root/etc/initramfs-tools/hooks/mpt-test"
 chmod 755 "$root/etc/initramfs-tools/hooks/mpt-test"
-
-# in_root SCRIPT: run SCRIPT with sh in the root, /proc and /dev mounted
-# in a mount namespace of its own
-in_root() {
-	# shellcheck disable=SC2016 # expanded by the namespace's shell
-	unshare -m sh -c '
-		set -e
-		mount -t proc proc "$1/proc"
-		mount --rbind /dev "$1/dev"
-		chroot "$1" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive \
-			/bin/sh -ec "$2"
-	' sh "$root" "$1"
-}
 
 # --- install --------------------------------------------------------------
 img=$root/boot/initrd.img-$KVER
@@ -74,13 +47,7 @@ if ! in_root "update-initramfs -c -k $KVER" >"$log" 2>&1; then
 	echo "FAIL: vm/$name/install: update-initramfs -c in the clean root failed (see $log)"
 	exit 0
 fi
-sum0=$(sha256sum <"$img")
-if ! in_root "apt-get install -y /tmp/${deb##*/}" >>"$log" 2>&1; then
-	fail "apt-get install failed (see $log)"
-fi
-grep -q 'no initramfs was rebuilt' "$log" || fail "postinst did not say that no initramfs was rebuilt"
-[ -x "$root/usr/sbin/modpreload" ] || fail "no /usr/sbin/modpreload after apt install"
-eq "the initramfs after apt install" "$(sha256sum <"$img")" "$sum0"
+pkg_install "$log" "/boot/initrd.img-$KVER"
 in_root "update-initramfs -u -k $KVER" >>"$log" 2>&1 || fail "update-initramfs -u failed (see $log)"
 left=$(lsinitramfs "$img" 2>/dev/null | grep modpreload | tr '\n' ' ')
 [ -z "$left" ] || fail "without MODPRELOAD=y the image holds $left"
