@@ -12,8 +12,7 @@
 #                           module tree as /usr/lib/modules/KVER, the
 #                           kernel's config in /boot and the .deb in /tmp
 #                           (or the case's FAIL line, and exit)
-#   in_root SCRIPT          run SCRIPT with sh -e in the root, /proc and /dev
-#                           mounted in a mount namespace of its own
+#   in_root SCRIPT          debimage.sh's deb_in_root in this root
 #   pkg_install LOG IMG     apt-get install the .deb in the root, its output
 #                           to LOG; reasons (verdict.sh's fail) when that
 #                           fails, when postinst does not say that no image
@@ -47,16 +46,7 @@ pkg_root() {
 	cp "$PKG_DEB" "$PKG_ROOT/tmp/"
 }
 
-in_root() {
-	# shellcheck disable=SC2016 # expanded by the namespace's shell
-	unshare -m sh -c '
-		set -e
-		mount -t proc proc "$1/proc"
-		mount --rbind /dev "$1/dev"
-		chroot "$1" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive \
-			/bin/sh -ec "$2"
-	' sh "$PKG_ROOT" "$1"
-}
+in_root() { deb_in_root "$PKG_ROOT" "$1"; }
 
 pkg_install() {
 	_pk_sum=$(sha256sum <"$PKG_ROOT$2")
