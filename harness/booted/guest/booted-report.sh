@@ -5,6 +5,8 @@
 # (guest/booted-marker.sh), as "MPT: key=value" lines on ttyS0; then off.
 #   systemd_version=N                         the root's systemd
 #   kmod_version=N, kernel_release=R          the root's kmod, uname -r
+#   unit.U=START ACTIVE                       U.service's start and active times
+#                                            (systemd's monotonic clock, us)
 #   root_init=1, system_state, ncpus, uptime_multi_user   the boot got there
 #                                            (and a trace marker, mpt_multi_user,
 #                                            written first thing)
@@ -83,6 +85,11 @@ fi
 # everything udev was asked is done: its workers' loads are in the trace
 udevadm settle --timeout=1800
 kv uptime_settled "$(cut -d' ' -f1 /proc/uptime)"
+# when the booted unit let the boot go on, and udev's units (systemd's
+# monotonic clock, microseconds: start, active)
+for u in modpreload-coldplug systemd-udevd systemd-udev-trigger; do
+	kv "unit.$u" "$(systemctl show -p ExecMainStartTimestampMonotonic -p ActiveEnterTimestampMonotonic --value "$u.service" 2>/dev/null | paste -sd' ' -)"
+done
 kv system_state "$(systemctl is-system-running 2>/dev/null)"
 kv failed_units "$(systemctl list-units --failed --plain --no-legend 2>/dev/null | awk '{ printf "%s%s", n++ ? "," : "", $1 }')"
 kv ncpus "$(grep -c '^processor' /proc/cpuinfo)"
