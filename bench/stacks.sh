@@ -45,7 +45,8 @@ mkdir -p "$out"
 cell() { # TABLE VARIANT N
 	awk -F' *\\| *' -v v="$2" -v n="$3" '$3 == v { print $(n + 1); exit }' "$1"
 }
-# "A / B" of a cell: A + B of two "X / Y" cells' first numbers
+# the whole boot's load calls (initramfs + booted) and module_load events,
+# from the "calls / loaded" cells
 calls() { # TABLE VARIANT
 	echo $(($(cell "$1" "$2" 4 | cut -d/ -f1) + $(cell "$1" "$2" 5 | cut -d/ -f1)))
 }

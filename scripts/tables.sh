@@ -100,27 +100,16 @@ storm_headline() {
 		}'
 }
 
-# The README's whole-boot ratios: with / without modpreload, from the newest
-# boot*.md that has them, pointing to docs/benchmarks.md (the README names
-# no dated file).
-boot_ratios() {
-	f=$(newest 'boot*.md' 'With / without' | tail -n 1)
-	[ -n "$f" ] || { echo "(no whole-boot run with ratios yet)"; return; }
-	table_in "$f" 'With / without'
+# readme_quote GLOB TEXT NONE CAPTION...: for the README, which names no
+# dated file: the table at TEXT of the newest bench/results/GLOB, then the
+# caption's lines (a link to docs/benchmarks.md); NONE when there is none
+readme_quote() {
+	f=$(newest "$1" "$2" | tail -n 1)
+	[ -n "$f" ] || { echo "$3"; return; }
+	table_in "$f" "$2"
 	echo
-	echo "With / without, the same image and root back to back, medians under TCG"
-	echo "(below 1: sooner with modpreload): [docs/benchmarks.md](docs/benchmarks.md#the-whole-boot)."
-}
-
-# The README's table of stacks: the newest stacks-*.md's, pointing to
-# docs/benchmarks.md
-stacks_readme() {
-	f=$(newest 'stacks-*.md' '| stack |' | tail -n 1)
-	[ -n "$f" ] || { echo "(no run of bench/stacks.sh yet)"; return; }
-	table_in "$f" '| stack |'
-	echo
-	echo "With modpreload / without, the whole boot at 16 vCPUs, from the kernel's"
-	echo "tracepoints (\`bench/stacks.sh\`): [docs/benchmarks.md](docs/benchmarks.md#the-stacks)."
+	shift 3
+	printf '%s\n' "$@"
 }
 
 # make_table NAME: the table's lines ($rel: the way from the document to the top)
@@ -149,9 +138,13 @@ make_table() {
 	demo-memory) quote 'memory wasted' $(newest 'demo-*.md' 'memory wasted') ;;
 	scale) quote '| vCPUs |' $(newest 'scale-*.md' '| vCPUs |') ;;
 	boot) quote '| vCPUs |' $(newest 'boot*.md' '| vCPUs |') ;;
-	boot-ratios) boot_ratios ;;
+	boot-ratios) readme_quote 'boot*.md' 'With / without' "(no whole-boot run with ratios yet)" \
+		"With / without, the same image and root back to back, medians under TCG" \
+		"(below 1: sooner with modpreload): [docs/benchmarks.md](docs/benchmarks.md#the-whole-boot)." ;;
 	stacks) quote '| stack |' $(newest 'stacks-*.md' '| stack |') ;;
-	stacks-readme) stacks_readme ;;
+	stacks-readme) readme_quote 'stacks-*.md' '| stack |' "(no run of bench/stacks.sh yet)" \
+		"With modpreload / without, the whole boot at 16 vCPUs, from the kernel's" \
+		"tracepoints (\`bench/stacks.sh\`): [docs/benchmarks.md](docs/benchmarks.md#the-stacks)." ;;
 	boot-ratios-file) quote 'With / without' $(newest 'boot*.md' 'With / without') ;;
 	integrations) quote '| image |' $(newest 'integrations-*.md' '| image |') ;;
 	init) quote '| image |' $(newest 'init-vs-dracut-*.md' '| image |') ;;
