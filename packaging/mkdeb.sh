@@ -15,8 +15,9 @@ src=$out/modpreload-${ver%-*}
 rm -rf "$out"
 mkdir -p "$src/build"
 # the files git knows, committed or not, as they are now; in an unpacked
-# `make dist` tarball (no .git) every file but build/'s
-if (cd "$top" && git rev-parse --is-inside-work-tree >/dev/null 2>&1); then
+# `make dist` tarball (not a git tree's top, even if it lies inside one)
+# every file but build/'s
+if [ "$(cd "$top" && git rev-parse --show-toplevel 2>/dev/null)" = "$(cd "$top" && pwd -P)" ]; then
 	(cd "$top" && git ls-files -z --cached --others --exclude-standard)
 else
 	(cd "$top" && find . -path ./build -prune -o -type f -print0)
