@@ -365,6 +365,9 @@ int mp_outcome_exit_status(const struct mp_ctx *ctx, int run_err, int report_err
  * crypto-*, and a modprobe by name pass a blacklist by). */
 bool mp_handover_possible(struct mp_ctx *ctx);
 bool mp_handover_device_alias(const char *alias); /* "bus:...", not fs-*, devname: */
+/* Marks first what the hand-over waits for and what that depends on;
+ * returns how many of those are not final (sched.c starts them alone). */
+int mp_handover_first(struct mp_ctx *ctx);
 /* Holds them: a "blacklist NAME" file each in dir, and the process made
  * ready to outlive its caller. 1: done; 0: not (nothing was left held). */
 int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0);

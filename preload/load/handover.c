@@ -99,34 +99,21 @@ static int read_aliases(struct mp_ctx *ctx, const char *path, char **buf, size_t
 	return mp_read_fd_alloc(mem, 64u << 20, buf, len);
 }
 
-/*
- * Marks the modules not final yet that only device aliases lead to, from
- * the alias index (read_aliases): read once, at the first look, and only
- * for those. Without it, none is (the run waits, as it did before).
- */
-static void mark_holdable(struct mp_ctx *ctx)
+/* The names an alias that is not a device's leads to (a kernel request,
+ * a /dev node): read once from the alias index, at the first look. */
+static struct mp_strmap *kernel_asked;
+static int kernel_asked_err;
+
+static int read_kernel_asked(struct mp_ctx *ctx)
 {
-	const unsigned named = 1u << MP_SRC_ARGUMENT | 1u << MP_SRC_CONFIG | 1u << MP_SRC_CMDLINE;
-	struct mp_plan *p = mp_ctx_plan(ctx);
-	_cleanup_(mp_strmap_freep) struct mp_strmap *want = mp_strmap_new();
 	_cleanup_free_ char *buf = NULL;
 	char path[PATH_MAX + 32], *line, *next;
 	size_t len;
-	int i, idx, r;
+	int r;
 
 	snprintf(path, sizeof(path), "%s/modules.alias", mp_ctx_env(ctx)->moddir);
-	r = want ? read_aliases(ctx, path, &buf, &len) : -ENOMEM;
-	for (i = 0; i < p->nmods; i++) {
-		struct mp_module *m = &p->mods[i];
-
-		if (m->holdable || mp_state_done(m->state))
-			continue;
-		m->holdable = r < 0 || (m->sources & named) || m->path == NULL ? 2 : 1;
-		if (m->holdable == 1 && mp_strmap_put(want, m->name, i) < 0)
-			m->holdable = 2;
-	}
-	if (r < 0)
-		mp_log(ctx, MP_LOG_INFO, "%s: %s; waiting for every init()", path, mp_errno_name(-r));
+	kernel_asked = mp_strmap_new();
+	r = kernel_asked ? read_aliases(ctx, path, &buf, &len) : -ENOMEM;
 	for (line = buf; r >= 0 && line && *line; line = next) {
 		char *alias, *name, norm[256];
 
@@ -140,14 +127,38 @@ static void mark_holdable(struct mp_ctx *ctx)
 		if (name == NULL)
 			continue;
 		*name++ = '\0';
-		if (mp_normalize_name(name, norm, sizeof(norm)) == 0 && mp_strmap_get(want, norm, &idx) == 0 &&
-		    !mp_handover_device_alias(alias))
-			p->mods[idx].holdable = 2;
+		if (!mp_handover_device_alias(alias) && mp_normalize_name(name, norm, sizeof(norm)) == 0)
+			r = mp_strmap_put(kernel_asked, norm, 0);
 	}
-	for (i = 0; i < p->nmods; i++)
-		if (p->mods[i].holdable == 2 && !mp_state_done(p->mods[i].state))
-			mp_log(ctx, MP_LOG_DEBUG, "%s: asked for by name or by a kernel alias: the run waits "
-			       "for it", p->mods[i].name);
+	if (r < 0)
+		mp_log(ctx, MP_LOG_INFO, "%s: %s; waiting for every init()", path, mp_errno_name(-r));
+	return r < 0 ? r : 0;
+}
+
+/*
+ * Marks the modules not final yet that only device aliases lead to: those
+ * may be held. Without the alias index, none is (the run waits, as it did
+ * before).
+ */
+static void mark_holdable(struct mp_ctx *ctx)
+{
+	const unsigned named = 1u << MP_SRC_ARGUMENT | 1u << MP_SRC_CONFIG | 1u << MP_SRC_CMDLINE;
+	struct mp_plan *p = mp_ctx_plan(ctx);
+	int i, v;
+
+	for (i = 0; i < p->nmods; i++) {
+		struct mp_module *m = &p->mods[i];
+
+		if (m->holdable || mp_state_done(m->state))
+			continue;
+		if (kernel_asked == NULL && kernel_asked_err == 0)
+			kernel_asked_err = read_kernel_asked(ctx) < 0 ? -1 : 1;
+		m->holdable = kernel_asked_err < 0 || (m->sources & named) || m->path == NULL ||
+					      mp_strmap_get(kernel_asked, m->name, &v) == 0 ? 2 : 1;
+		if (m->holdable == 2)
+			mp_log(ctx, MP_LOG_DEBUG, "%s: asked for by name or by a kernel alias: the hand-over "
+			       "waits for it", m->name);
+	}
 }
 
 bool mp_handover_possible(struct mp_ctx *ctx)
@@ -155,15 +166,46 @@ bool mp_handover_possible(struct mp_ctx *ctx)
 	struct mp_plan *p = mp_ctx_plan(ctx);
 	int i;
 
-	for (i = 0; i < p->nmods; i++)
-		if (!mp_state_done(p->mods[i].state) && p->mods[i].holdable == 0) {
-			mark_holdable(ctx);
-			break;
-		}
+	mark_holdable(ctx);
 	for (i = 0; i < p->nmods; i++)
 		if (!mp_state_done(p->mods[i].state) && p->mods[i].holdable != 1)
 			return false;
 	return true;
+}
+
+/*
+ * What the hand-over waits for, the modules that cannot be held and what
+ * they depend on, is marked first (sched.c starts no other module while
+ * one is left). The boot then waits for nothing of ours it would not have
+ * waited for without us: a driver udev would have loaded beside the boot
+ * must not slow down these loads (under a starved guest, kvm_amd's init()
+ * kept every other load from ending for 18 s, a modules-load.d name's
+ * among them). Returns how many are not final.
+ */
+int mp_handover_first(struct mp_ctx *ctx)
+{
+	struct mp_plan *p = mp_ctx_plan(ctx);
+	bool more = true;
+	int i, j, n = 0;
+
+	mark_holdable(ctx);
+	for (i = 0; i < p->nmods; i++)
+		p->mods[i].first = !mp_state_done(p->mods[i].state) && p->mods[i].holdable == 2;
+	while (more) {
+		more = false;
+		for (i = 0; i < p->nmods; i++)
+			for (j = 0; p->mods[i].first && j < p->mods[i].ndeps; j++) {
+				struct mp_module *d = &p->mods[p->mods[i].deps[j].dep];
+
+				if (!d->first && !mp_state_done(d->state)) {
+					d->first = true;
+					more = true;
+				}
+			}
+	}
+	for (i = 0; i < p->nmods; i++)
+		n += p->mods[i].first;
+	return n;
 }
 
 static int held_path(char *buf, size_t size, const char *dir, const char *name)

@@ -30,7 +30,7 @@
 
 static bool may_start(const struct sched *s, const struct mp_module *m)
 {
-	return !s->env->waves || m->wave <= s->wave;
+	return (!s->env->waves || m->wave <= s->wave) && (!s->first_only || m->first);
 }
 
 /* Modules whose dependencies are all final, and (with --waves) whose wave
@@ -50,6 +50,17 @@ static int release_ready(struct sched *s)
 		}
 	}
 	return 0;
+}
+
+/* Before a hand-over, what it waits for starts first and alone
+ * (handover.c marks it): asked at the start, when the plan grows and when
+ * loads end; once none of it is left, the rest is released. */
+static int gate(struct sched *s)
+{
+	bool was = s->first_only;
+
+	s->first_only = s->feed.handover && !s->handed_over && mp_handover_first(s->ctx) > 0;
+	return was && !s->first_only ? release_ready(s) : 0;
 }
 
 /* From scratch, for every pending module: how many of its dependencies
@@ -224,10 +235,14 @@ static bool stalled(struct sched *s)
  * not move. */
 static int take_more(struct sched *s, bool rescan)
 {
-	int r = s->feed.more(s->feed.data, rescan);
+	int r = s->feed.more(s->feed.data, rescan), g;
 
-	if (r > 0)
+	if (r > 0) {
 		count_waiting(s->plan);
+		g = gate(s);
+		if (g < 0)
+			return g;
+	}
 	return r;
 }
 
@@ -378,10 +393,12 @@ static int loop(struct sched *s)
 {
 	const struct mp_env *env = s->env;
 	uint64_t quiet_since = 0;
+	bool ended;
 	int r = 0;
 
 	pthread_mutex_lock(&s->lock);
 	count_waiting(s->plan);
+	(void)gate(s);
 	r = release_ready(s);
 	s->started_at = mp_now_ns();
 	while (r == 0) {
@@ -392,7 +409,10 @@ static int loop(struct sched *s)
 		 * the root that is there now */
 		if (s->handed_over && s->feed.tick)
 			s->feed.tick(s->feed.data);
+		ended = s->ndone > 0;
 		r = apply_results(s);
+		if (r == 0 && ended)
+			r = gate(s);
 		if (r < 0)
 			break;
 		now = mp_now_ns();

@@ -54,6 +54,7 @@ struct sched {
 	uint64_t started_at;           /* when the loop began */
 	uint64_t handover_next;        /* when to ask feed.handover again */
 	bool rescanned;                /* may_hand_over()'s one rescan is done */
+	bool first_only;               /* only what the hand-over waits for starts (gate) */
 	struct mp_budget budget;       /* memory for images decompressed here */
 };
 

@@ -61,6 +61,9 @@
 #   report_initrd, report_booted, report_kept present|absent
 #   handover_initrd, handover_booted          "AT_MS HELD,..." from each report
 #                                            (empty: that run did not hand over)
+#   bmod=NAME START END STATE                 each module of the booted run's
+#                                            report, ms after that run began
+#   kmsg LINE                                 modpreload's kernel-log lines
 #   soft_lockups                              "soft lockup" lines in the log
 #   proc_count                                /proc/modules
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
@@ -120,6 +123,14 @@ handover() { # REPORT: "AT_MS HELD,HELD"
 }
 kv handover_initrd "$(handover "$initrd_report")"
 kv handover_booted "$(handover /run/modpreload/booted.json)"
+# the booted run's modules: "NAME START_MS END_MS STATE" (ms after it
+# started), and what it said in the kernel log: what held the hand-over
+awk '/^      "name": "/ { n = $2; gsub(/[",]/, "", n) }
+	/^      "state": "/ { s = $2; gsub(/[",]/, "", s) }
+	/^      "start_ms": / { a = $2; gsub(/,/, "", a) }
+	/^      "end_ms": / && n != "" { e = $2; gsub(/,/, "", e); print "MPT: bmod=" n, a, e, s; n = "" }' \
+	/run/modpreload/booted.json 2>/dev/null
+dmesg | grep 'modpreload' | tail -n 40 | sed 's/^/MPT: kmsg /'
 kv nodev_blacklist "$(sed -n 's/^blacklist //p' /run/modprobe.d/modpreload-nodev.conf 2>/dev/null | paste -sd, -)"
 # the modules modpreload dealt with, in either place: loaded, live or failed
 # (a no-device driver is one that failed)
