@@ -15,6 +15,8 @@
 #   by udev                        calls by udev's workers after switch-root
 #   ENODEV                         calls answered "no device", whole boot
 #   soft lockups                   "soft lockup" lines in the kernel log
+#   (a last table) udev workers    udevd's forks (sched_process_fork), each a
+#   forked                         worker, before and after switch-root
 #   switch-root, multi-user,       guest seconds since boot: the initramfs's
 #   udev settled (s)               last hook (the root is mounted), multi-
 #                                  user.target reached, udev's queue empty
@@ -24,6 +26,8 @@
 # Prints markdown on stdout (progress on stderr).
 #
 # Usage: bench/booted-storm.sh [-n RUNS] [-s "16:3 32:3 64:1"] [-r SUITE]
+# BT_CPU: QEMU's -cpu for the guests (default max; "max,-svm" leaves kvm_amd
+# no device, whose init() under TCG stalls the guest for seconds)
 # -s: vCPU counts, each with its own number of runs after a colon (-n for
 # those without; default 1). Guest RAM: 32 MiB a vCPU, at least 2048 (BT_MEM
 # overrides). Images and logs: build/vm/booted/. TCG on 2 host cores: a
@@ -84,6 +88,8 @@ for spec in $smps; do
 			mpt_num booted.udev_calls "$r" >>"$cell/udev"
 			echo $(($(mpt_num initrd.errno_19 "$r") + $(mpt_num booted.errno_19 "$r"))) >>"$cell/nodev"
 			mpt_num soft_lockups "$r" >>"$cell/lockups"
+			mpt_num initrd.udev_forks "$r" >>"$cell/iforks"
+			mpt_num booted.udev_forks "$r" >>"$cell/bforks"
 			for k in uptime_switch_root:sr uptime_multi_user:mu uptime_settled:settled host_wall_s:wall; do
 				v=$(mpt_get "${k%%:*}" "$r")
 				echo "${v:--}" >>"$cell/${k#*:}"
@@ -100,6 +106,9 @@ for spec in $smps; do
 			'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "x%.2f", a / b; else print "-" }'
 	}
 	echo "| $smp | $n_runs | $(ratio sr) | $(ratio mu) | $(ratio settled) |" >>"$ratios"
+	for variant in with without; do
+		echo "| $smp | $variant | $n_runs | $(median "$out/$smp-$variant/iforks") | $(median "$out/$smp-$variant/bforks") |"
+	done >>"$out/forks.md"
 done
 echo
 echo "With / without, medians (below 1: sooner with modpreload):"
@@ -107,3 +116,9 @@ echo
 echo "| vCPUs | runs | switch-root | multi-user | udev settled |"
 echo "|---|---|---|---|---|"
 cat "$ratios"
+echo
+echo "udev workers forked (udevd's forks, traced), medians:"
+echo
+echo "| vCPUs | modpreload | runs | initramfs | booted |"
+echo "|---|---|---|---|---|"
+cat "$out/forks.md"

@@ -42,7 +42,7 @@
 #                       RESULT. without: rd.modpreload=0 modpreload.enable=0,
 #                       the off switches of both halves. BT_DEVICES: more
 #                       QEMU devices (run.sh --device); BT_APPEND: more of
-#                       the kernel command line
+#                       the kernel command line; BT_CPU: QEMU's -cpu (max)
 #   bt_check_with RESULT / bt_check_without RESULT WITH_RESULT
 #                       the assertions (harness/lib/verdict.sh's reasons)
 #   bt_figures RESULT   "initrd_calls initrd_loaded booted_calls
@@ -252,8 +252,10 @@ bt_boot() { # RESULT LOG SMP with|without [TIMEOUT]
 	# each boot on a fresh copy: a root powered off with sysrq is not clean
 	cp --sparse=always "$BT_DISK" "$DEB_WORK/boot.img" || return 2
 	# shellcheck disable=SC2086 # _bt_dev: a list of run.sh arguments
+	# udevd's forks: its workers (guest/booted-report.sh counts them)
 	"$top/harness/lib/run.sh" -k "$KDIR/vmlinuz" -i "$BT_IMG" -s "$3" -m "${BT_MEM:-2048}" -t "${5:-900}" \
-		--disk "$DEB_WORK/boot.img" -l "$2" -a "$_bt_args" $_bt_dev >"$1" 2>"$2.host"
+		--disk "$DEB_WORK/boot.img" -l "$2" -a "$_bt_args" --trace-more sched:sched_process_fork \
+		--cpu "${BT_CPU:-max}" $_bt_dev >"$1" 2>"$2.host"
 	_bt_rc=$?
 	rm -f "$DEB_WORK/boot.img"
 	return "$_bt_rc"

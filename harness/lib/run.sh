@@ -5,8 +5,9 @@
 #
 # Usage: harness/lib/run.sh -k KERNEL_IMAGE -i INITRD [-s SMP] [-m MEM_MB]
 #            [-a "extra kernel cmdline"] [-t TIMEOUT_S] [--disk IMG]
-#            [-l LOG] [--verbose] [--no-trace] [--until TEXT] [--arch ARCH]
-#            [-M MACHINE] [--device SPEC]...
+#            [-l LOG] [--verbose] [--no-trace] [--trace-more EVENTS]
+#            [--until TEXT] [--arch ARCH] [-M MACHINE] [--cpu MODEL]
+#            [--device SPEC]...
 #
 #   -s SMP        vCPUs (default 2)
 #   -m MEM_MB     memory (default 512)
@@ -25,6 +26,9 @@
 #                 build/vm-logs/); its path is reported on stderr
 #   --verbose     kernel messages on the console (default: quiet)
 #   --no-trace    no trace_event= on the command line
+#   --trace-more EVENTS  more tracepoints for trace_event= (comma-separated,
+#                 e.g. sched:sched_process_fork)
+#   --cpu MODEL   QEMU's -cpu (default max)
 #   -M MACHINE    QEMU's machine type (default QEMU's own, i440fx, which
 #                 takes at most 255 vCPUs; q35 too under TCG: past 255 QEMU
 #                 7.2 wants KVM's irqchip)
@@ -48,7 +52,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 
 usage() {
-	sed -n 's/^# Usage: /usage: /p; s/^#            /            /p' "$0" | head -n 4 >&2
+	sed -n 's/^# Usage: /usage: /p; s/^#            /            /p' "$0" | head -n 5 >&2
 	exit 2
 }
 log() { printf 'run.sh: %s\n' "$*" >&2; }
@@ -56,7 +60,7 @@ log() { printf 'run.sh: %s\n' "$*" >&2; }
 TRACE_EVENTS=syscalls:sys_enter_finit_module,syscalls:sys_exit_finit_module,syscalls:sys_enter_init_module,syscalls:sys_exit_init_module,module:module_load
 
 kernel='' initrd='' disk='' logf='' extra='' until='' devices=''
-smp=2 mem=512 timeout=300 verbose=0 trace=1 arch=x86_64 machine=''
+smp=2 mem=512 timeout=300 verbose=0 trace=1 arch=x86_64 machine='' cpu=max
 while [ $# -gt 0 ]; do
 	case $1 in
 	-k) kernel=$2; shift 2 ;;
@@ -71,6 +75,8 @@ while [ $# -gt 0 ]; do
 	--device) devices="$devices $2"; shift 2 ;;
 	--verbose) verbose=1; shift ;;
 	--no-trace) trace=0; shift ;;
+	--trace-more) TRACE_EVENTS="$TRACE_EVENTS,$2"; shift 2 ;;
+	--cpu) cpu=$2; shift 2 ;;
 	--until) until=$2; shift 2 ;;
 	--arch) arch=$2; shift 2 ;;
 	-h | --help) usage ;;
@@ -104,7 +110,7 @@ if [ "$trace" = 1 ]; then cmdline="$cmdline trace_event=$TRACE_EVENTS"; fi
 if [ -n "$extra" ]; then cmdline="$cmdline $extra"; fi
 
 if [ "$console" = ttyS0 ]; then
-	set -- qemu-system-x86_64 -accel tcg,thread=multi -cpu max -m "$mem" \
+	set -- qemu-system-x86_64 -accel tcg,thread=multi -cpu "$cpu" -m "$mem" \
 		-smp "$smp" -nographic -no-reboot \
 		-kernel "$kernel" -initrd "$initrd" -append "$cmdline"
 	if [ -n "$machine" ]; then set -- "$@" -M "$machine"; fi
@@ -114,7 +120,7 @@ if [ "$console" = ttyS0 ]; then
 else
 	# virt: PCI (ECAM) for the disk, and the device tree's own devices
 	# (virtio-mmio slots, PL011, PL031, PL061, fw_cfg) for of: modaliases
-	set -- qemu-system-aarch64 -M virt -accel tcg,thread=multi -cpu max -m "$mem" \
+	set -- qemu-system-aarch64 -M virt -accel tcg,thread=multi -cpu "$cpu" -m "$mem" \
 		-smp "$smp" -nographic -no-reboot \
 		-kernel "$kernel" -initrd "$initrd" -append "$cmdline"
 	if [ -n "$disk" ]; then

@@ -53,8 +53,9 @@ static int release_ready(struct sched *s)
 }
 
 /* Before a hand-over, what it waits for starts first and alone
- * (handover.c marks it): asked at the start, when the plan grows and when
- * loads end; once none of it is left, the rest is released. */
+ * (handover.c marks it): asked at the start, when the plan grows, and on
+ * every turn while it is closed; once none of it is left, the rest is
+ * released. */
 static int gate(struct sched *s)
 {
 	bool was = s->first_only;
@@ -393,7 +394,6 @@ static int loop(struct sched *s)
 {
 	const struct mp_env *env = s->env;
 	uint64_t quiet_since = 0;
-	bool ended;
 	int r = 0;
 
 	pthread_mutex_lock(&s->lock);
@@ -409,14 +409,14 @@ static int loop(struct sched *s)
 		 * the root that is there now */
 		if (s->handed_over && s->feed.tick)
 			s->feed.tick(s->feed.data);
-		ended = s->ndone > 0;
 		r = apply_results(s);
-		if (r == 0 && ended)
-			r = gate(s);
 		if (r < 0)
 			break;
 		now = mp_now_ns();
 		wait_ns = check_hung(s, now, &r);
+		/* what ended, hung or was given up on may open the gate */
+		if (r == 0 && s->first_only)
+			r = gate(s);
 		if (r < 0)
 			break;
 		if (env->deadline && now >= env->deadline) {

@@ -42,6 +42,9 @@
 #   booted.udev_calls, booted.udev_loads      calls by udev's workers, and
 #                                            the module_load events they made
 #   udev_loaded=a,b                           modules udev's workers loaded
+#   initrd.udev_forks, booted.udev_forks      udev workers forked by udevd (0
+#                                            unless the boot traced
+#                                            sched:sched_process_fork)
 #   boot.modules, boot.load_dups              distinct modules loaded over the
 #                                            whole boot, and repeats of one
 #   boot.dup_names=a,b                        the repeated ones
@@ -181,6 +184,12 @@ awk '
 		inload[$1] = 0
 		next
 	}
+	# a udev worker forked (with sched:sched_process_fork traced): udevd
+	# forks each of its workers, which fork only the programs rules run
+	/ sched_process_fork: comm=(systemd-)?udevd pid=/ {
+		x[(ph == "" ? "initrd" : ph) ".udev_forks"]++
+		next
+	}
 	/ module_load: / {
 		p = ph == "" ? "initrd" : ph
 		for (i = 1; i <= NF; i++) if ($i == "module_load:") break
@@ -208,7 +217,8 @@ awk '
 	}
 	END {
 		split("initrd.calls initrd.ok initrd.loads booted.calls booted.ok booted.loads " \
-		      "booted.udev_calls booted.udev_loads boot.modules boot.load_dups", k, " ")
+		      "booted.udev_calls booted.udev_loads boot.modules boot.load_dups " \
+		      "initrd.udev_forks booted.udev_forks", k, " ")
 		for (i = 1; i in k; i++) { printf "MPT: %s=%d\n", k[i], x[k[i]]; done[k[i]] = 1 }
 		for (key in x) if (!(key in done)) printf "MPT: %s=%d\n", key, x[key]
 		printf "MPT: udev_loaded=%s\nMPT: boot.dup_names=%s\nMPT: marker=%d\n", ul, dl, marker

@@ -112,6 +112,21 @@ t_handover_first() {
 	check "report: slow held, named not" matches "$(jq -c '.handover.held | sort' "$t/r.json")" '^\[("quick",)?"slow"\]$'
 }
 
+# What the hand-over waits for hangs: given up on at its timeout, the rest
+# is released then, the caller goes on, and the rest is loaded once each.
+t_handover_first_hung() {
+	handover_setup
+	RULES=slow:0:30000,quick:0:1000,user:0:200
+	run_handover -t 1 slow
+	check "exit 0 at the hand-over" eq "$rc" 0
+	check "the child reported" wait_report
+	check "quick loaded once, after the gate opened" eq "$(starts quick)" 1
+	check "quick live" live quick
+	check "report: slow hung" eq "$(state slow)" hung
+	check "report: user skipped" eq "$(state user)" skipped
+	check "no internal error" not grep -q "internal error" "$t/err"
+}
+
 # slow fails after the hand-over: udev skipped its device meanwhile, so
 # that device's add is replayed (once the held file is gone), and only
 # that device's; user, which needs it, is skipped and its device replayed.
