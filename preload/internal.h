@@ -340,6 +340,10 @@ struct mp_feed {
 	 * new devices); 0 not now; -1 never in this run. NULL: never. */
 	int (*handover)(void *data);
 	void (*tick)(void *data); /* every turn after the hand-over; may be NULL */
+	/* What the hand-over waits for starts first, alone (sched.c's gate):
+	 * the booted system's run (--modules-load), whose boot waits for
+	 * those as it waited for systemd-modules-load */
+	bool first_alone;
 };
 int mp_sched_run(struct mp_ctx *ctx, const struct mp_feed *feed);
 

@@ -53,14 +53,18 @@ static int release_ready(struct sched *s)
 }
 
 /* Before a hand-over, what it waits for starts first and alone
- * (handover.c marks it): asked at the start, when the plan grows, and on
- * every turn while it is closed; once none of it is left, the rest is
- * released. */
+ * (handover.c marks it; feed.first_alone): asked at the start, when the
+ * plan grows, and on every turn while it is closed; once none of it is
+ * left, the rest is released. Only in the booted system's run: in an
+ * initramfs the drivers the boot waits for next (storage) make devices,
+ * and those made before the hand-over are planned here, those made after
+ * it are udev's, one worker each. */
 static int gate(struct sched *s)
 {
 	bool was = s->first_only;
 
-	s->first_only = s->feed.handover && !s->handed_over && mp_handover_first(s->ctx) > 0;
+	s->first_only = s->feed.first_alone && s->feed.handover && !s->handed_over &&
+			mp_handover_first(s->ctx) > 0;
 	return was && !s->first_only ? release_ready(s) : 0;
 }
 

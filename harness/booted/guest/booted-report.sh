@@ -42,6 +42,11 @@
 #   booted.udev_calls, booted.udev_loads      calls by udev's workers, and
 #                                            the module_load events they made
 #   udev_loaded=a,b                           modules udev's workers loaded
+#   initrd.failed_read, .failed_image,       the calls that failed: bytes of
+#   .failed_decompressed (booted. too)       file the kernel had read, bytes
+#                                            of image load_module had checked,
+#                                            and how many it had decompressed
+#                                            (0 without the kprobes)
 #   initrd.udev_forks, booted.udev_forks      udev workers forked by udevd (0
 #                                            unless the boot traced
 #                                            sched:sched_process_fork)
@@ -147,6 +152,10 @@ kv handled "$(cat "$initrd_report" /run/modpreload/booted.json 2>/dev/null | awk
 	END { for (m in h) printf "%s%s", k++ ? "," : "", m }')"
 
 awk '
+	function field(k,    i) {
+		for (i = NF; i > 0; i--) if (index($i, k "=") == 1) return substr($i, length(k) + 2) + 0
+		return 0
+	}
 	function comm(t) { sub(/-[0-9]+$/, "", t); gsub(/[^A-Za-z0-9_]/, "_", t); return tolower(t) }
 	function errno(s,    i, c, v) {
 		if (s == "0x0") return 0
@@ -167,9 +176,14 @@ awk '
 		if ($0 ~ / sys_init_module\(/) x[p ".init_module"]++
 		x[p ".by." comm($1)]++
 		if (p == "booted" && $1 ~ /udev/) x["booted.udev_calls"]++
-		inload[$1] = 1; made[$1] = 0
+		inload[$1] = 1; made[$1] = 0; rd[$1] = 0; img[$1] = 0
 		next
 	}
+	# with the kprobes of the boot (harness/booted/host.sh): mpt_read, a file the
+	# kernel read and decompresses (len: its bytes); mpt_image, the image
+	# load_module checks (len: decompressed, or as userspace gave it)
+	/ mpt_read: \(/ { rd[$1] = field("len"); next }
+	/ mpt_image: \(/ { img[$1] = field("len"); next }
 	/ sys_f?init_module -> / {
 		p = ph == "" ? "initrd" : ph
 		e = errno($NF)
@@ -181,7 +195,12 @@ awk '
 		# result of a load of the same file already in flight (two programs
 		# asked at once)
 		if (e == 0 && inload[$1] && !made[$1]) x[p ".merged_by." comm($1)]++
-		inload[$1] = 0
+		# what a failed call had read and decompressed before the answer
+		if (e != 0) {
+			x[p ".failed_read"] += rd[$1]; x[p ".failed_image"] += img[$1]
+			if (rd[$1] > 0) x[p ".failed_decompressed"]++
+		}
+		inload[$1] = 0; rd[$1] = 0; img[$1] = 0
 		next
 	}
 	# a udev worker forked (with sched:sched_process_fork traced): udevd
@@ -218,7 +237,8 @@ awk '
 	END {
 		split("initrd.calls initrd.ok initrd.loads booted.calls booted.ok booted.loads " \
 		      "booted.udev_calls booted.udev_loads boot.modules boot.load_dups " \
-		      "initrd.udev_forks booted.udev_forks", k, " ")
+		      "initrd.udev_forks booted.udev_forks initrd.failed_read booted.failed_read " \
+		      "initrd.failed_image booted.failed_image", k, " ")
 		for (i = 1; i in k; i++) { printf "MPT: %s=%d\n", k[i], x[k[i]]; done[k[i]] = 1 }
 		for (key in x) if (!(key in done)) printf "MPT: %s=%d\n", key, x[key]
 		printf "MPT: udev_loaded=%s\nMPT: boot.dup_names=%s\nMPT: marker=%d\n", ul, dl, marker

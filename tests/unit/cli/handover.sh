@@ -91,17 +91,25 @@ t_handover_named() {
 	check "off: nothing held" eq "$(held_files)" ""
 }
 
-# What the hand-over waits for (named, asked for by name, and base, which
-# it needs) starts first and alone: a device's driver (slow, quick), which
-# the boot does not wait for, must not slow it down (kvm's init() held a
-# modules-load.d name's load for 18 s on a starved guest). Then the caller
-# goes on with slow still loading.
+# The booted system's run (--modules-load): what the hand-over waits for
+# (named, from modules_load=, and base, which it needs) starts first and
+# alone: a device's driver (slow, quick), which the boot does not wait
+# for, must not slow it down (kvm's init() held a modules-load.d name's
+# load for 18 s on a starved guest). Then the caller goes on with slow
+# still loading. Without --modules-load (an initramfs) all start at once.
 t_handover_first() {
 	handover_setup
 	spec='slow alias=pci:v0000AAAAd*sv*sd*bc*sc*i*\nnamed base alias=pci:v0000BBBBd*sv*sd*bc*sc*i*\nbase alias=pci:v0000DDDDd*sv*sd*bc*sc*i*\nquick alias=pci:v0000CCCCd*sv*sd*bc*sc*i*\n'
 	printf '%b' "$spec" | "$top/tests/unit/mktree.sh" "$t/root" 1.0 >/dev/null
 	RULES=slow:0:2000,named:0:400,base:0:300,quick:0:300
-	run_handover named
+	run_handover -j 4 --pool fixed named
+	check "initramfs: slow started before named ended" not before named slow
+	wait_report
+	: >"$t/log"
+	rm -f "$t/r.json"
+	rm -rf "${t:?}/sys/module" && mkdir "$t/sys/module"
+	echo 'modules_load=named' >"$t/cmdline"
+	run_handover -j 4 --pool fixed --modules-load
 	check "exit 0 at the hand-over" eq "$rc" 0
 	check "base before named" before base named
 	check "named before slow" before named slow
@@ -117,7 +125,8 @@ t_handover_first() {
 t_handover_first_hung() {
 	handover_setup
 	RULES=slow:0:30000,quick:0:1000,user:0:200
-	run_handover -t 1 slow
+	echo 'modules_load=slow' >"$t/cmdline"
+	run_handover -t 1 --modules-load
 	check "exit 0 at the hand-over" eq "$rc" 0
 	check "the child reported" wait_report
 	check "quick loaded once, after the gate opened" eq "$(starts quick)" 1
