@@ -16,7 +16,11 @@
 #   ENODEV                         calls answered "no device", whole boot
 #   soft lockups                   "soft lockup" lines in the kernel log
 #   (a last table) udev workers    udevd's forks (sched_process_fork), each a
-#   forked                         worker, before and after switch-root
+#   forked                         worker, before and after switch-root; the
+#   failed calls' cost             calls that failed (refused duplicates, no
+#                                  device): file bytes the kernel had read
+#                                  (module_decompress), files decompressed,
+#                                  image bytes load_module had checked
 #   switch-root, multi-user,       guest seconds since boot: the initramfs's
 #   udev settled (s)               last hook (the root is mounted), multi-
 #                                  user.target reached, udev's queue empty
@@ -90,6 +94,9 @@ for spec in $smps; do
 			mpt_num soft_lockups "$r" >>"$cell/lockups"
 			mpt_num initrd.udev_forks "$r" >>"$cell/iforks"
 			mpt_num booted.udev_forks "$r" >>"$cell/bforks"
+			echo $((($(mpt_num initrd.failed_read "$r") + $(mpt_num booted.failed_read "$r")) / 1024)) >>"$cell/fread"
+			echo $((($(mpt_num initrd.failed_image "$r") + $(mpt_num booted.failed_image "$r")) / 1024)) >>"$cell/fimage"
+			echo $(($(mpt_num initrd.failed_decompressed "$r") + $(mpt_num booted.failed_decompressed "$r"))) >>"$cell/fdecomp"
 			for k in uptime_switch_root:sr uptime_multi_user:mu uptime_settled:settled host_wall_s:wall; do
 				v=$(mpt_get "${k%%:*}" "$r")
 				echo "${v:--}" >>"$cell/${k#*:}"
@@ -107,7 +114,8 @@ for spec in $smps; do
 	}
 	echo "| $smp | $n_runs | $(ratio sr) | $(ratio mu) | $(ratio settled) |" >>"$ratios"
 	for variant in with without; do
-		echo "| $smp | $variant | $n_runs | $(median "$out/$smp-$variant/iforks") | $(median "$out/$smp-$variant/bforks") |"
+		c=$out/$smp-$variant
+		echo "| $smp | $variant | $n_runs | $(median "$c/iforks") | $(median "$c/bforks") | $(median "$c/fread") | $(median "$c/fdecomp") | $(median "$c/fimage") |"
 	done >>"$out/forks.md"
 done
 echo
@@ -117,8 +125,9 @@ echo "| vCPUs | runs | switch-root | multi-user | udev settled |"
 echo "|---|---|---|---|---|"
 cat "$ratios"
 echo
-echo "udev workers forked (udevd's forks, traced), medians:"
+echo "udev workers forked (udevd's forks, traced), and what the calls that failed had cost the"
+echo "kernel over the whole boot (kprobes): file KiB read, files decompressed, image KiB checked; medians:"
 echo
-echo "| vCPUs | modpreload | runs | initramfs | booted |"
-echo "|---|---|---|---|---|"
+echo "| vCPUs | modpreload | runs | workers forked, initramfs | workers forked, booted | failed calls: KiB read | decompressed by the kernel | image KiB checked |"
+echo "|---|---|---|---|---|---|---|---|"
 cat "$out/forks.md"

@@ -372,6 +372,8 @@ bool mp_handover_device_alias(const char *alias); /* "bus:...", not fs-*, devnam
 /* Marks first what the hand-over waits for and what that depends on;
  * returns how many of those are not final (sched.c starts them alone). */
 int mp_handover_first(struct mp_ctx *ctx);
+/* Whether a udevd process runs (/proc; without it, true). */
+bool mp_handover_udev_running(void);
 /* Holds them: a "blacklist NAME" file each in dir, and the process made
  * ready to outlive its caller. 1: done; 0: not (nothing was left held). */
 int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0);

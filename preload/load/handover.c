@@ -35,6 +35,7 @@
  * writes at the end.
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libkmod.h>
@@ -206,6 +207,30 @@ int mp_handover_first(struct mp_ctx *ctx)
 	for (i = 0; i < p->nmods; i++)
 		n += p->mods[i].first;
 	return n;
+}
+
+/* Whether udevd runs: a process called systemd-udevd or udevd (so named
+ * once it is exec'd; PID 1's child is "(sd-...)" before). Without /proc,
+ * as if it did. */
+bool mp_handover_udev_running(void)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	bool found = d == NULL;
+
+	while (!found && d && (e = readdir(d)) != NULL) {
+		char path[300], comm[32];
+		size_t len;
+
+		if (!isdigit((unsigned char)e->d_name[0]))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", e->d_name);
+		if (mp_read_file(path, comm, sizeof(comm), &len) == 0)
+			found = strcmp(comm, "systemd-udevd\n") == 0 || strcmp(comm, "udevd\n") == 0;
+	}
+	if (d)
+		closedir(d);
+	return found;
 }
 
 static int held_path(char *buf, size_t size, const char *dir, const char *name)

@@ -52,6 +52,36 @@ static int release_ready(struct sched *s)
 	return 0;
 }
 
+/* How long the booted run's held loads wait for udevd after the hand-over,
+ * at most, and how often they look. */
+#define MP_UDEV_WAIT_NS (30ull * 1000000000u)
+#define MP_UDEV_LOOK_NS (100u * 1000000u)
+
+/*
+ * After the hand-over in the booted system's run, what is left starts once
+ * udevd runs: it is what udev's workers would load once udevd ran, and
+ * loads meanwhile compete with PID 1 starting udevd (under TCG kvm_amd's
+ * init() kept udevd from starting for 10-17 s, and multi-user.target
+ * came later). Loads already running go on.
+ */
+static bool udev_up(struct sched *s)
+{
+	if (!s->udev_seen && (mp_now_ns() >= s->udev_wait_until || mp_handover_udev_running()))
+		s->udev_seen = true;
+	return s->udev_seen;
+}
+
+/* The gate closed on modules already queued: pending again, released when
+ * it opens. */
+static void unqueue(struct sched *s)
+{
+	int i;
+
+	for (i = 0; i < s->qlen; i++)
+		s->plan->mods[s->queue[i].idx].state = MP_PENDING;
+	s->qlen = 0;
+}
+
 /* Before a hand-over, what it waits for starts first and alone
  * (handover.c marks it; feed.first_alone): asked at the start, when the
  * plan grows, and on every turn while it is closed; once none of it is
@@ -63,8 +93,10 @@ static int gate(struct sched *s)
 {
 	bool was = s->first_only;
 
-	s->first_only = s->feed.first_alone && s->feed.handover && !s->handed_over &&
-			mp_handover_first(s->ctx) > 0;
+	if (s->handed_over)
+		s->first_only = s->feed.first_alone && !udev_up(s);
+	else
+		s->first_only = s->feed.first_alone && s->feed.handover && mp_handover_first(s->ctx) > 0;
 	return was && !s->first_only ? release_ready(s) : 0;
 }
 
@@ -305,6 +337,11 @@ static enum next when_idle(struct sched *s, uint64_t *quiet_since, uint64_t *wai
 	uint64_t settle = (uint64_t)s->env->settle_ms * 1000000u, now = mp_now_ns();
 
 	if (!all_final(p, 0, false)) {
+		if (s->first_only && s->handed_over) {
+			if (MP_UDEV_LOOK_NS < *wait_ns)
+				*wait_ns = MP_UDEV_LOOK_NS;
+			return WAIT;
+		}
 		if (s->env->waves && all_final(p, s->wave, true)) {
 			s->wave++;
 			*r = release_ready(s);
@@ -392,6 +429,10 @@ static void hand_over(struct sched *s, uint64_t now, int *r)
 	s->handed_over = true;
 	s->feed.fd = -1;
 	s->feed.more = NULL;
+	s->udev_wait_until = now + MP_UDEV_WAIT_NS;
+	*r = gate(s);
+	if (s->first_only)
+		unqueue(s);
 }
 
 static int loop(struct sched *s)
@@ -460,6 +501,8 @@ static int loop(struct sched *s)
 				at = s->started_at + (uint64_t)s->env->settle_ms * 1000000u;
 			wait_ns = at <= t ? 0 : at - t < wait_ns ? at - t : wait_ns;
 		}
+		if (s->first_only && s->handed_over && MP_UDEV_LOOK_NS < wait_ns)
+			wait_ns = MP_UDEV_LOOK_NS;
 		if (idle(s))
 			next = when_idle(s, &quiet_since, &wait_ns, &r);
 		else

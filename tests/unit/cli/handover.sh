@@ -20,6 +20,16 @@ handover_setup() {
 	mkdir -p "$t/run"
 }
 run_handover() { run --coldplug --settle-ms 50 --handover --hold-dir "$held" "$@"; }
+# a process called udevd, which the booted run (--modules-load) waits for
+# after its hand-over; udevd_up: whether the host runs one anyway
+fake_udevd() {
+	mkdir -p "$t/bin"
+	cp "$(command -v sleep)" "$t/bin/udevd"
+	"$t/bin/udevd" 60 &
+	udevd_pid=$!
+}
+stop_udevd() { kill "$udevd_pid" 2>/dev/null; wait "$udevd_pid" 2>/dev/null; }
+udevd_up() { pgrep -x systemd-udevd >/dev/null 2>&1 || pgrep -x udevd >/dev/null 2>&1; }
 # the child writes the report last: wait for it (at most 20 s)
 wait_report() {
 	i=0
@@ -109,6 +119,7 @@ t_handover_first() {
 	rm -f "$t/r.json"
 	rm -rf "${t:?}/sys/module" && mkdir "$t/sys/module"
 	echo 'modules_load=named' >"$t/cmdline"
+	fake_udevd
 	run_handover -j 4 --pool fixed --modules-load
 	check "exit 0 at the hand-over" eq "$rc" 0
 	check "base before named" before base named
@@ -118,6 +129,29 @@ t_handover_first() {
 	check "the child reported" wait_report
 	check "each loaded once" eq "$(starts base) $(starts named) $(starts slow) $(starts quick)" "1 1 1 1"
 	check "report: slow held, named not" matches "$(jq -c '.handover.held | sort' "$t/r.json")" '^\[("quick",)?"slow"\]$'
+	stop_udevd
+}
+
+# The booted run (--modules-load) after its hand-over: what had not started
+# waits for udevd (user, released when slow ends), then loads once.
+t_handover_udev() {
+	handover_setup
+	RULES=slow:0:1000,user:0:200,quick:0:200
+	run_handover --modules-load
+	check "exit 0 at the hand-over" eq "$rc" 0
+	sleep 2
+	check "slow ended" eq "$(ended slow)" 1
+	if udevd_up; then
+		echo "  (this host runs udevd: not waited for)" >&2
+	else
+		check "user waits for udevd" eq "$(starts user)" 0
+	fi
+	fake_udevd
+	check "the child reported" wait_report
+	check "user loaded once, after slow" eq "$(starts user)" 1
+	check "user after slow" before slow user
+	check "quick loaded once" eq "$(starts quick)" 1
+	stop_udevd
 }
 
 # What the hand-over waits for hangs: given up on at its timeout, the rest
@@ -126,6 +160,7 @@ t_handover_first_hung() {
 	handover_setup
 	RULES=slow:0:30000,quick:0:1000,user:0:200
 	echo 'modules_load=slow' >"$t/cmdline"
+	fake_udevd
 	run_handover -t 1 --modules-load
 	check "exit 0 at the hand-over" eq "$rc" 0
 	check "the child reported" wait_report
@@ -134,6 +169,7 @@ t_handover_first_hung() {
 	check "report: slow hung" eq "$(state slow)" hung
 	check "report: user skipped" eq "$(state user)" skipped
 	check "no internal error" not grep -q "internal error" "$t/err"
+	stop_udevd
 }
 
 # slow fails after the hand-over: udev skipped its device meanwhile, so
