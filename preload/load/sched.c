@@ -58,11 +58,11 @@ static int release_ready(struct sched *s)
 #define MP_UDEV_LOOK_NS (100u * 1000000u)
 
 /*
- * After the hand-over in the booted system's run, what is left starts once
+ * In the booted system's run the rest starts after the hand-over, once
  * udevd runs: it is what udev's workers would load once udevd ran, and
- * loads meanwhile compete with PID 1 starting udevd (under TCG kvm_amd's
- * init() kept udevd from starting for 10-17 s, and multi-user.target
- * came later). Loads already running go on.
+ * loads meanwhile compete with PID 1 starting udevd (under TCG the init()s
+ * of kvm_amd, ccp and powernow_k8 kept udevd from starting for 6-17 s, and
+ * multi-user.target came later).
  */
 static bool udev_up(struct sched *s)
 {
@@ -82,21 +82,23 @@ static void unqueue(struct sched *s)
 	s->qlen = 0;
 }
 
-/* Before a hand-over, what it waits for starts first and alone
- * (handover.c marks it; feed.first_alone): asked at the start, when the
- * plan grows, and on every turn while it is closed; once none of it is
- * left, the rest is released. Only in the booted system's run: in an
- * initramfs the drivers the boot waits for next (storage) make devices,
- * and those made before the hand-over are planned here, those made after
- * it are udev's, one worker each. */
+/* The booted system's run (feed.first_alone): before the hand-over only
+ * what it waits for starts (handover.c marks it), after it the rest once
+ * udevd runs. Asked at the start, when the plan grows, and on every turn
+ * while it is closed. Not in an initramfs: there the drivers the boot
+ * waits for next (storage) make devices, and those made before the
+ * hand-over are planned here, those made after it are udev's, one worker
+ * each. */
 static int gate(struct sched *s)
 {
 	bool was = s->first_only;
 
-	if (s->handed_over)
-		s->first_only = s->feed.first_alone && !udev_up(s);
+	if (!s->feed.first_alone)
+		s->first_only = false;
+	else if (s->handed_over)
+		s->first_only = !udev_up(s);
 	else
-		s->first_only = s->feed.first_alone && s->feed.handover && mp_handover_first(s->ctx) > 0;
+		s->first_only = s->feed.handover && mp_handover_first(s->ctx) >= 0;
 	return was && !s->first_only ? release_ready(s) : 0;
 }
 
@@ -337,7 +339,7 @@ static enum next when_idle(struct sched *s, uint64_t *quiet_since, uint64_t *wai
 	uint64_t settle = (uint64_t)s->env->settle_ms * 1000000u, now = mp_now_ns();
 
 	if (!all_final(p, 0, false)) {
-		if (s->first_only && s->handed_over) {
+		if (s->first_only) {
 			if (MP_UDEV_LOOK_NS < *wait_ns)
 				*wait_ns = MP_UDEV_LOOK_NS;
 			return WAIT;
@@ -403,7 +405,7 @@ static bool may_hand_over(struct sched *s, uint64_t now, int *r)
 	uint64_t settle = (uint64_t)s->env->settle_ms * 1000000u;
 
 	if (s->feed.handover == NULL || s->handed_over || now < s->handover_next || s->ndone > 0 ||
-	    (s->running == 0 && s->qlen == 0) || now - s->started_at < settle)
+	    all_final(s->plan, 0, false) || now - s->started_at < settle)
 		return false;
 	s->handover_next = now + MP_HANDOVER_RETRY_NS;
 	if (s->feed.more && !s->rescanned) {
@@ -494,7 +496,7 @@ static int loop(struct sched *s)
 		if (r < 0)
 			break;
 		/* a refused hand-over is asked again when its retry is due */
-		if (s->feed.handover && !s->handed_over && (s->running > 0 || s->qlen > 0)) {
+		if (s->feed.handover && !s->handed_over && !all_final(s->plan, 0, false)) {
 			uint64_t t = mp_now_ns(), at = s->handover_next;
 
 			if (s->started_at + (uint64_t)s->env->settle_ms * 1000000u > at)
