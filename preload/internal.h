@@ -372,7 +372,8 @@ bool mp_handover_device_alias(const char *alias); /* "bus:...", not fs-*, devnam
 /* Marks first what the hand-over waits for and what that depends on;
  * returns how many of those are not final (sched.c starts them alone). */
 int mp_handover_first(struct mp_ctx *ctx);
-/* Whether a udevd process runs (/proc; without it, true). */
+/* Whether udev's queue (beside the hold directory) has been there since
+ * the hand-over; true when there is no such path. */
 bool mp_handover_udev_running(void);
 /* Holds them: a "blacklist NAME" file each in dir, and the process made
  * ready to outlive its caller. 1: done; 0: not (nothing was left held). */

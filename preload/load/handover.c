@@ -35,7 +35,6 @@
  * writes at the end.
  */
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libkmod.h>
@@ -209,28 +208,23 @@ int mp_handover_first(struct mp_ctx *ctx)
 	return n;
 }
 
-/* Whether udevd runs: a process called systemd-udevd or udevd (so named
- * once it is exec'd; PID 1's child is "(sd-...)" before). Without /proc,
- * as if it did. */
+/* udevd keeps "udev/queue" in its run directory while events wait (the
+ * hold directory's sibling, /run/udev/queue): once it has been seen, udevd
+ * is up and handling events. */
+static char queue_path[PATH_MAX];
+
+static int udev_queue_path(char *buf, size_t size, const char *dir)
+{
+	const char *slash = strrchr(dir, '/');
+
+	if (slash == NULL || snprintf(buf, size, "%.*s/udev/queue", (int)(slash - dir), dir) >= (int)size)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
 bool mp_handover_udev_running(void)
 {
-	DIR *d = opendir("/proc");
-	struct dirent *e;
-	bool found = d == NULL;
-
-	while (!found && d && (e = readdir(d)) != NULL) {
-		char path[300], comm[32];
-		size_t len;
-
-		if (!isdigit((unsigned char)e->d_name[0]))
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/comm", e->d_name);
-		if (mp_read_file(path, comm, sizeof(comm), &len) == 0)
-			found = strcmp(comm, "systemd-udevd\n") == 0 || strcmp(comm, "udevd\n") == 0;
-	}
-	if (d)
-		closedir(d);
-	return found;
+	return queue_path[0] == '\0' || access(queue_path, F_OK) == 0;
 }
 
 static int held_path(char *buf, size_t size, const char *dir, const char *name)
@@ -298,6 +292,8 @@ int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0)
 			p->mods[i].held = false;
 		return 0;
 	}
+	if (udev_queue_path(queue_path, sizeof(queue_path), dir) < 0)
+		queue_path[0] = '\0';
 	procfd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	/* only a process in PID 1's root follows it: one run in a chroot
 	 * on purpose stays there */
@@ -407,11 +403,9 @@ static void sleep_ms(unsigned ms)
 static void wait_udev_queue(struct mp_ctx *ctx, const char *dir)
 {
 	char path[PATH_MAX];
-	const char *slash = strrchr(dir, '/');
 	unsigned waited = 0;
 
-	if (slash == NULL || snprintf(path, sizeof(path), "%.*s/udev/queue", (int)(slash - dir), dir) >=
-				     (int)sizeof(path))
+	if (udev_queue_path(path, sizeof(path), dir) < 0)
 		return;
 	while (access(path, F_OK) == 0 && waited < MP_QUEUE_WAIT_MS) {
 		if (waited == 0)

@@ -52,17 +52,17 @@ static int release_ready(struct sched *s)
 	return 0;
 }
 
-/* How long the booted run's held loads wait for udevd after the hand-over,
- * at most, and how often they look. */
+/* How long the booted run's held loads wait for udev's queue after the
+ * hand-over, at most, and how often they look. */
 #define MP_UDEV_WAIT_NS (30ull * 1000000000u)
-#define MP_UDEV_LOOK_NS (100u * 1000000u)
+#define MP_UDEV_LOOK_NS (20u * 1000000u)
 
 /*
  * In the booted system's run the rest starts after the hand-over, once
- * udevd runs: it is what udev's workers would load once udevd ran, and
- * loads meanwhile compete with PID 1 starting udevd (under TCG the init()s
- * of kvm_amd, ccp and powernow_k8 kept udevd from starting for 6-17 s, and
- * multi-user.target came later).
+ * udev handles events (its queue appeared): it is what udev's workers
+ * would load then, and loads before compete with udevd's start (under TCG
+ * the init()s of kvm_amd, ccp and powernow_k8 stall the guest for 10-40 s,
+ * and kept udevd from starting, or from becoming ready, meanwhile).
  */
 static bool udev_up(struct sched *s)
 {
@@ -84,7 +84,7 @@ static void unqueue(struct sched *s)
 
 /* The booted system's run (feed.first_alone): before the hand-over only
  * what it waits for starts (handover.c marks it), after it the rest once
- * udevd runs. Asked at the start, when the plan grows, and on every turn
+ * udev handles events. Asked at the start, when the plan grows, and on every turn
  * while it is closed. Not in an initramfs: there the drivers the boot
  * waits for next (storage) make devices, and those made before the
  * hand-over are planned here, those made after it are udev's, one worker
