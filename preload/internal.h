@@ -340,10 +340,6 @@ struct mp_feed {
 	 * new devices); 0 not now; -1 never in this run. NULL: never. */
 	int (*handover)(void *data);
 	void (*tick)(void *data); /* every turn after the hand-over; may be NULL */
-	/* What the hand-over waits for starts first, alone (sched.c's gate):
-	 * the booted system's run (--modules-load), whose boot waits for
-	 * those as it waited for systemd-modules-load */
-	bool first_alone;
 };
 int mp_sched_run(struct mp_ctx *ctx, const struct mp_feed *feed);
 
@@ -369,12 +365,6 @@ int mp_outcome_exit_status(const struct mp_ctx *ctx, int run_err, int report_err
  * crypto-*, and a modprobe by name pass a blacklist by). */
 bool mp_handover_possible(struct mp_ctx *ctx);
 bool mp_handover_device_alias(const char *alias); /* "bus:...", not fs-*, devname: */
-/* Marks first what the hand-over waits for and what that depends on;
- * returns how many of those are not final (sched.c starts them alone). */
-int mp_handover_first(struct mp_ctx *ctx);
-/* Whether udev's queue (beside the hold directory) has been there since
- * the hand-over; true when there is no such path. */
-bool mp_handover_udev_running(void);
 /* Holds them: a "blacklist NAME" file each in dir, and the process made
  * ready to outlive its caller. 1: done; 0: not (nothing was left held). */
 int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0);

@@ -82,8 +82,6 @@ struct mp_module {
 			       the ready queue hands out the highest first */
 	unsigned char holdable; /* handover.c: 0 not asked yet, 1 yes, 2 no */
 	bool held;          /* udev was kept off it at the hand-over */
-	bool first;         /* the hand-over waits for it, or for a module
-			       that needs it: it starts before the rest */
 	bool nodev_listed;  /* nodev.c wrote its blacklist line */
 };
 

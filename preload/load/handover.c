@@ -99,21 +99,34 @@ static int read_aliases(struct mp_ctx *ctx, const char *path, char **buf, size_t
 	return mp_read_fd_alloc(mem, 64u << 20, buf, len);
 }
 
-/* The names an alias that is not a device's leads to (a kernel request,
- * a /dev node): read once from the alias index, at the first look. */
-static struct mp_strmap *kernel_asked;
-static int kernel_asked_err;
-
-static int read_kernel_asked(struct mp_ctx *ctx)
+/*
+ * Marks the modules not final yet that only device aliases lead to, from
+ * the alias index (read_aliases): read once, at the first look, and only
+ * for those. Without it, none is (the run waits, as it did before).
+ */
+static void mark_holdable(struct mp_ctx *ctx)
 {
+	const unsigned named = 1u << MP_SRC_ARGUMENT | 1u << MP_SRC_CONFIG | 1u << MP_SRC_CMDLINE;
+	struct mp_plan *p = mp_ctx_plan(ctx);
+	_cleanup_(mp_strmap_freep) struct mp_strmap *want = mp_strmap_new();
 	_cleanup_free_ char *buf = NULL;
 	char path[PATH_MAX + 32], *line, *next;
 	size_t len;
-	int r;
+	int i, idx, r;
 
 	snprintf(path, sizeof(path), "%s/modules.alias", mp_ctx_env(ctx)->moddir);
-	kernel_asked = mp_strmap_new();
-	r = kernel_asked ? read_aliases(ctx, path, &buf, &len) : -ENOMEM;
+	r = want ? read_aliases(ctx, path, &buf, &len) : -ENOMEM;
+	for (i = 0; i < p->nmods; i++) {
+		struct mp_module *m = &p->mods[i];
+
+		if (m->holdable || mp_state_done(m->state))
+			continue;
+		m->holdable = r < 0 || (m->sources & named) || m->path == NULL ? 2 : 1;
+		if (m->holdable == 1 && mp_strmap_put(want, m->name, i) < 0)
+			m->holdable = 2;
+	}
+	if (r < 0)
+		mp_log(ctx, MP_LOG_INFO, "%s: %s; waiting for every init()", path, mp_errno_name(-r));
 	for (line = buf; r >= 0 && line && *line; line = next) {
 		char *alias, *name, norm[256];
 
@@ -127,38 +140,14 @@ static int read_kernel_asked(struct mp_ctx *ctx)
 		if (name == NULL)
 			continue;
 		*name++ = '\0';
-		if (!mp_handover_device_alias(alias) && mp_normalize_name(name, norm, sizeof(norm)) == 0)
-			r = mp_strmap_put(kernel_asked, norm, 0);
+		if (mp_normalize_name(name, norm, sizeof(norm)) == 0 && mp_strmap_get(want, norm, &idx) == 0 &&
+		    !mp_handover_device_alias(alias))
+			p->mods[idx].holdable = 2;
 	}
-	if (r < 0)
-		mp_log(ctx, MP_LOG_INFO, "%s: %s; waiting for every init()", path, mp_errno_name(-r));
-	return r < 0 ? r : 0;
-}
-
-/*
- * Marks the modules not final yet that only device aliases lead to: those
- * may be held. Without the alias index, none is (the run waits, as it did
- * before).
- */
-static void mark_holdable(struct mp_ctx *ctx)
-{
-	const unsigned named = 1u << MP_SRC_ARGUMENT | 1u << MP_SRC_CONFIG | 1u << MP_SRC_CMDLINE;
-	struct mp_plan *p = mp_ctx_plan(ctx);
-	int i, v;
-
-	for (i = 0; i < p->nmods; i++) {
-		struct mp_module *m = &p->mods[i];
-
-		if (m->holdable || mp_state_done(m->state))
-			continue;
-		if (kernel_asked == NULL && kernel_asked_err == 0)
-			kernel_asked_err = read_kernel_asked(ctx) < 0 ? -1 : 1;
-		m->holdable = kernel_asked_err < 0 || (m->sources & named) || m->path == NULL ||
-					      mp_strmap_get(kernel_asked, m->name, &v) == 0 ? 2 : 1;
-		if (m->holdable == 2)
-			mp_log(ctx, MP_LOG_DEBUG, "%s: asked for by name or by a kernel alias: the hand-over "
-			       "waits for it", m->name);
-	}
+	for (i = 0; i < p->nmods; i++)
+		if (p->mods[i].holdable == 2 && !mp_state_done(p->mods[i].state))
+			mp_log(ctx, MP_LOG_DEBUG, "%s: asked for by name or by a kernel alias: the run waits "
+			       "for it", p->mods[i].name);
 }
 
 bool mp_handover_possible(struct mp_ctx *ctx)
@@ -166,65 +155,15 @@ bool mp_handover_possible(struct mp_ctx *ctx)
 	struct mp_plan *p = mp_ctx_plan(ctx);
 	int i;
 
-	mark_holdable(ctx);
+	for (i = 0; i < p->nmods; i++)
+		if (!mp_state_done(p->mods[i].state) && p->mods[i].holdable == 0) {
+			mark_holdable(ctx);
+			break;
+		}
 	for (i = 0; i < p->nmods; i++)
 		if (!mp_state_done(p->mods[i].state) && p->mods[i].holdable != 1)
 			return false;
 	return true;
-}
-
-/*
- * What the hand-over waits for, the modules that cannot be held and what
- * they depend on, is marked first (sched.c starts no other module while
- * one is left). The boot then waits for nothing of ours it would not have
- * waited for without us: a driver udev would have loaded beside the boot
- * must not slow down these loads (under a starved guest, kvm_amd's init()
- * kept every other load from ending for 18 s, a modules-load.d name's
- * among them). Returns how many are not final.
- */
-int mp_handover_first(struct mp_ctx *ctx)
-{
-	struct mp_plan *p = mp_ctx_plan(ctx);
-	bool more = true;
-	int i, j, n = 0;
-
-	mark_holdable(ctx);
-	for (i = 0; i < p->nmods; i++)
-		p->mods[i].first = !mp_state_done(p->mods[i].state) && p->mods[i].holdable == 2;
-	while (more) {
-		more = false;
-		for (i = 0; i < p->nmods; i++)
-			for (j = 0; p->mods[i].first && j < p->mods[i].ndeps; j++) {
-				struct mp_module *d = &p->mods[p->mods[i].deps[j].dep];
-
-				if (!d->first && !mp_state_done(d->state)) {
-					d->first = true;
-					more = true;
-				}
-			}
-	}
-	for (i = 0; i < p->nmods; i++)
-		n += p->mods[i].first;
-	return n;
-}
-
-/* udevd keeps "udev/queue" in its run directory while events wait (the
- * hold directory's sibling, /run/udev/queue): once it has been seen, udevd
- * is up and handling events. */
-static char queue_path[PATH_MAX];
-
-static int udev_queue_path(char *buf, size_t size, const char *dir)
-{
-	const char *slash = strrchr(dir, '/');
-
-	if (slash == NULL || snprintf(buf, size, "%.*s/udev/queue", (int)(slash - dir), dir) >= (int)size)
-		return -ENAMETOOLONG;
-	return 0;
-}
-
-bool mp_handover_udev_running(void)
-{
-	return queue_path[0] == '\0' || access(queue_path, F_OK) == 0;
 }
 
 static int held_path(char *buf, size_t size, const char *dir, const char *name)
@@ -292,8 +231,6 @@ int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0)
 			p->mods[i].held = false;
 		return 0;
 	}
-	if (udev_queue_path(queue_path, sizeof(queue_path), dir) < 0)
-		queue_path[0] = '\0';
 	procfd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	/* only a process in PID 1's root follows it: one run in a chroot
 	 * on purpose stays there */
@@ -403,9 +340,11 @@ static void sleep_ms(unsigned ms)
 static void wait_udev_queue(struct mp_ctx *ctx, const char *dir)
 {
 	char path[PATH_MAX];
+	const char *slash = strrchr(dir, '/');
 	unsigned waited = 0;
 
-	if (udev_queue_path(path, sizeof(path), dir) < 0)
+	if (slash == NULL || snprintf(path, sizeof(path), "%.*s/udev/queue", (int)(slash - dir), dir) >=
+				     (int)sizeof(path))
 		return;
 	while (access(path, F_OK) == 0 && waited < MP_QUEUE_WAIT_MS) {
 		if (waited == 0)

@@ -30,7 +30,7 @@
 
 static bool may_start(const struct sched *s, const struct mp_module *m)
 {
-	return (!s->env->waves || m->wave <= s->wave) && (!s->first_only || m->first);
+	return !s->env->waves || m->wave <= s->wave;
 }
 
 /* Modules whose dependencies are all final, and (with --waves) whose wave
@@ -50,56 +50,6 @@ static int release_ready(struct sched *s)
 		}
 	}
 	return 0;
-}
-
-/* How long the booted run's held loads wait for udev's queue after the
- * hand-over, at most, and how often they look. */
-#define MP_UDEV_WAIT_NS (30ull * 1000000000u)
-#define MP_UDEV_LOOK_NS (20u * 1000000u)
-
-/*
- * In the booted system's run the rest starts after the hand-over, once
- * udev handles events (its queue appeared): it is what udev's workers
- * would load then, and loads before compete with udevd's start (under TCG
- * the init()s of kvm_amd, ccp and powernow_k8 stall the guest for 10-40 s,
- * and kept udevd from starting, or from becoming ready, meanwhile).
- */
-static bool udev_up(struct sched *s)
-{
-	if (!s->udev_seen && (mp_now_ns() >= s->udev_wait_until || mp_handover_udev_running()))
-		s->udev_seen = true;
-	return s->udev_seen;
-}
-
-/* The gate closed on modules already queued: pending again, released when
- * it opens. */
-static void unqueue(struct sched *s)
-{
-	int i;
-
-	for (i = 0; i < s->qlen; i++)
-		s->plan->mods[s->queue[i].idx].state = MP_PENDING;
-	s->qlen = 0;
-}
-
-/* The booted system's run (feed.first_alone): before the hand-over only
- * what it waits for starts (handover.c marks it), after it the rest once
- * udev handles events. Asked at the start, when the plan grows, and on every turn
- * while it is closed. Not in an initramfs: there the drivers the boot
- * waits for next (storage) make devices, and those made before the
- * hand-over are planned here, those made after it are udev's, one worker
- * each. */
-static int gate(struct sched *s)
-{
-	bool was = s->first_only;
-
-	if (!s->feed.first_alone)
-		s->first_only = false;
-	else if (s->handed_over)
-		s->first_only = !udev_up(s);
-	else
-		s->first_only = s->feed.handover && mp_handover_first(s->ctx) >= 0;
-	return was && !s->first_only ? release_ready(s) : 0;
 }
 
 /* From scratch, for every pending module: how many of its dependencies
@@ -274,14 +224,10 @@ static bool stalled(struct sched *s)
  * not move. */
 static int take_more(struct sched *s, bool rescan)
 {
-	int r = s->feed.more(s->feed.data, rescan), g;
+	int r = s->feed.more(s->feed.data, rescan);
 
-	if (r > 0) {
+	if (r > 0)
 		count_waiting(s->plan);
-		g = gate(s);
-		if (g < 0)
-			return g;
-	}
 	return r;
 }
 
@@ -339,11 +285,6 @@ static enum next when_idle(struct sched *s, uint64_t *quiet_since, uint64_t *wai
 	uint64_t settle = (uint64_t)s->env->settle_ms * 1000000u, now = mp_now_ns();
 
 	if (!all_final(p, 0, false)) {
-		if (s->first_only) {
-			if (MP_UDEV_LOOK_NS < *wait_ns)
-				*wait_ns = MP_UDEV_LOOK_NS;
-			return WAIT;
-		}
 		if (s->env->waves && all_final(p, s->wave, true)) {
 			s->wave++;
 			*r = release_ready(s);
@@ -405,7 +346,7 @@ static bool may_hand_over(struct sched *s, uint64_t now, int *r)
 	uint64_t settle = (uint64_t)s->env->settle_ms * 1000000u;
 
 	if (s->feed.handover == NULL || s->handed_over || now < s->handover_next || s->ndone > 0 ||
-	    all_final(s->plan, 0, false) || now - s->started_at < settle)
+	    (s->running == 0 && s->qlen == 0) || now - s->started_at < settle)
 		return false;
 	s->handover_next = now + MP_HANDOVER_RETRY_NS;
 	if (s->feed.more && !s->rescanned) {
@@ -431,10 +372,6 @@ static void hand_over(struct sched *s, uint64_t now, int *r)
 	s->handed_over = true;
 	s->feed.fd = -1;
 	s->feed.more = NULL;
-	s->udev_wait_until = now + MP_UDEV_WAIT_NS;
-	*r = gate(s);
-	if (s->first_only)
-		unqueue(s);
 }
 
 static int loop(struct sched *s)
@@ -445,7 +382,6 @@ static int loop(struct sched *s)
 
 	pthread_mutex_lock(&s->lock);
 	count_waiting(s->plan);
-	(void)gate(s);
 	r = release_ready(s);
 	s->started_at = mp_now_ns();
 	while (r == 0) {
@@ -461,9 +397,6 @@ static int loop(struct sched *s)
 			break;
 		now = mp_now_ns();
 		wait_ns = check_hung(s, now, &r);
-		/* what ended, hung or was given up on may open the gate */
-		if (r == 0 && s->first_only)
-			r = gate(s);
 		if (r < 0)
 			break;
 		if (env->deadline && now >= env->deadline) {
@@ -496,15 +429,13 @@ static int loop(struct sched *s)
 		if (r < 0)
 			break;
 		/* a refused hand-over is asked again when its retry is due */
-		if (s->feed.handover && !s->handed_over && !all_final(s->plan, 0, false)) {
+		if (s->feed.handover && !s->handed_over && (s->running > 0 || s->qlen > 0)) {
 			uint64_t t = mp_now_ns(), at = s->handover_next;
 
 			if (s->started_at + (uint64_t)s->env->settle_ms * 1000000u > at)
 				at = s->started_at + (uint64_t)s->env->settle_ms * 1000000u;
 			wait_ns = at <= t ? 0 : at - t < wait_ns ? at - t : wait_ns;
 		}
-		if (s->first_only && s->handed_over && MP_UDEV_LOOK_NS < wait_ns)
-			wait_ns = MP_UDEV_LOOK_NS;
 		if (idle(s))
 			next = when_idle(s, &quiet_since, &wait_ns, &r);
 		else

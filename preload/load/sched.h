@@ -54,10 +54,6 @@ struct sched {
 	uint64_t started_at;           /* when the loop began */
 	uint64_t handover_next;        /* when to ask feed.handover again */
 	bool rescanned;                /* may_hand_over()'s one rescan is done */
-	bool first_only;               /* gate(): before the hand-over only what it
-					  waits for starts, after it nothing until udev's queue */
-	uint64_t udev_wait_until;      /* the booted run waits for udev until then */
-	bool udev_seen;                /* udev's queue was seen, or that wait is over */
 	struct mp_budget budget;       /* memory for images decompressed here */
 };
 

@@ -194,7 +194,7 @@ static int schedule(struct conductor *c)
 {
 	struct mp_ctx *ctx = c->ctx;
 	const struct mp_run_args *a = c->a;
-	struct mp_feed feed = { mp_ctx_coldplug(ctx)->uevent_fd, NULL, c, NULL, NULL, false };
+	struct mp_feed feed = { mp_ctx_coldplug(ctx)->uevent_fd, NULL, c, NULL, NULL };
 	uint64_t t;
 	int r = plan_waves(ctx);
 
@@ -203,7 +203,6 @@ static int schedule(struct conductor *c)
 	if (a->handover && c->status_fd >= 0 && !mp_ctx_cmdline(ctx)->handover_off) {
 		feed.handover = handover;
 		feed.tick = after_handover;
-		feed.first_alone = a->modules_load;
 	}
 	if (r < 0 || a->opts.dry_run)
 		return r;

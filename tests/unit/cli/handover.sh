@@ -20,16 +20,6 @@ handover_setup() {
 	mkdir -p "$t/run"
 }
 run_handover() { run --coldplug --settle-ms 50 --handover --hold-dir "$held" "$@"; }
-# udev handling events: its queue file beside the hold directory, for 3 s
-# (the booted run, --modules-load, starts the rest after its hand-over once
-# it has seen it)
-fake_udevd() {
-	mkdir -p "$t/run/udev"
-	: >"$t/run/udev/queue"
-	(sleep 3; rm -f "$t/run/udev/queue") &
-	udevd_pid=$!
-}
-stop_udevd() { wait "$udevd_pid" 2>/dev/null; }
 # the child writes the report last: wait for it (at most 20 s)
 wait_report() {
 	i=0
@@ -99,72 +89,6 @@ t_handover_named() {
 	check "off: slow ended first" eq "$(ended slow)" 1
 	check "off: report: no hand-over" eq "$(jq .handover "$t/r.json")" null
 	check "off: nothing held" eq "$(held_files)" ""
-}
-
-# The booted system's run (--modules-load): what the hand-over waits for
-# (named, from modules_load=, and base, which it needs) starts first and
-# alone: a device's driver (slow, quick), which the boot does not wait
-# for, must not slow it down (kvm's init() held a modules-load.d name's
-# load for 18 s on a starved guest). Then the caller goes on with slow
-# still loading. Without --modules-load (an initramfs) all start at once.
-t_handover_first() {
-	handover_setup
-	spec='slow alias=pci:v0000AAAAd*sv*sd*bc*sc*i*\nnamed base alias=pci:v0000BBBBd*sv*sd*bc*sc*i*\nbase alias=pci:v0000DDDDd*sv*sd*bc*sc*i*\nquick alias=pci:v0000CCCCd*sv*sd*bc*sc*i*\n'
-	printf '%b' "$spec" | "$top/tests/unit/mktree.sh" "$t/root" 1.0 >/dev/null
-	RULES=slow:0:2000,named:0:400,base:0:300,quick:0:300
-	run_handover -j 4 --pool fixed named
-	check "initramfs: slow started before named ended" not before named slow
-	wait_report
-	: >"$t/log"
-	rm -f "$t/r.json"
-	rm -rf "${t:?}/sys/module" && mkdir "$t/sys/module"
-	echo 'modules_load=named' >"$t/cmdline"
-	fake_udevd
-	run_handover -j 4 --pool fixed --modules-load
-	check "exit 0 at the hand-over" eq "$rc" 0
-	check "base before named" before base named
-	check "named before slow" before named slow
-	check "named before quick" before named quick
-	check "slow still in init() then" eq "$(ended slow)" 0
-	check "the child reported" wait_report
-	check "each loaded once" eq "$(starts base) $(starts named) $(starts slow) $(starts quick)" "1 1 1 1"
-	check "report: slow held, named not" matches "$(jq -c '.handover.held | sort' "$t/r.json")" '^\[("quick",)?"slow"\]$'
-	stop_udevd
-}
-
-# The booted run (--modules-load): what the hand-over does not wait for
-# starts after it, once udev's queue has appeared, and loads once.
-t_handover_udev() {
-	handover_setup
-	RULES=slow:0:1000,user:0:200,quick:0:200
-	run_handover --modules-load
-	check "exit 0 at the hand-over" eq "$rc" 0
-	sleep 1
-	check "nothing started before udev's queue" eq "$(calls)" 0
-	fake_udevd
-	check "the child reported" wait_report
-	check "user loaded once, after slow" eq "$(starts user)" 1
-	check "user after slow" before slow user
-	check "quick loaded once" eq "$(starts quick)" 1
-	stop_udevd
-}
-
-# What the hand-over waits for hangs: given up on at its timeout, the rest
-# is released then, the caller goes on, and the rest is loaded once each.
-t_handover_first_hung() {
-	handover_setup
-	RULES=slow:0:30000,quick:0:1000,user:0:200
-	echo 'modules_load=slow' >"$t/cmdline"
-	fake_udevd
-	run_handover -t 1 --modules-load
-	check "exit 0 at the hand-over" eq "$rc" 0
-	check "the child reported" wait_report
-	check "quick loaded once, after the gate opened" eq "$(starts quick)" 1
-	check "quick live" live quick
-	check "report: slow hung" eq "$(state slow)" hung
-	check "report: user skipped" eq "$(state user)" skipped
-	check "no internal error" not grep -q "internal error" "$t/err"
-	stop_udevd
 }
 
 # slow fails after the hand-over: udev skipped its device meanwhile, so
