@@ -30,8 +30,8 @@
 # Prints markdown on stdout (progress on stderr).
 #
 # Usage: bench/booted-storm.sh [-n RUNS] [-s "16:3 32:3 64:1"] [-r SUITE]
-# BT_CPU: QEMU's -cpu for the guests (default max; "max,-svm" leaves kvm_amd
-# no device, whose init() under TCG stalls the guest for seconds)
+# BT_CPU: QEMU's -cpu for the guests (default max; under TCG "max,-svm" left
+# the initramfs's udevd unable to start). BT_APPEND: more of the command line
 # -s: vCPU counts, each with its own number of runs after a colon (-n for
 # those without; default 1). Guest RAM: 32 MiB a vCPU, at least 2048 (BT_MEM
 # overrides). Images and logs: build/vm/booted/. TCG on 2 host cores: a
