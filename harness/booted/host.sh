@@ -251,12 +251,13 @@ bt_boot() { # RESULT LOG SMP with|without [TIMEOUT]
 	for _bt_d in ${BT_DEVICES:-}; do _bt_dev="$_bt_dev --device $_bt_d"; done
 	# each boot on a fresh copy: a root powered off with sysrq is not clean
 	cp --sparse=always "$BT_DISK" "$DEB_WORK/boot.img" || return 2
-	# shellcheck disable=SC2086 # _bt_dev: a list of run.sh arguments
 	# traced beside the load calls (guest/booted-report.sh counts them):
-	# udevd's forks, its workers; and two kprobes, what a call read (the
-	# size module_decompress is given) and the image load_module checked
-	# (struct load_info's len, its fourth word since Linux 5.x)
+	# udevd's forks, its workers; and two kprobes (x86-64 registers), what a
+	# call read (the size module_decompress is given) and the image
+	# load_module checked (struct load_info's len, its fourth word since
+	# Linux 5.x)
 	_bt_args="$_bt_args kprobe_event=p:mpt_read,module_decompress,len=%dx:u64;p:mpt_image,load_module,len=+24(%di):u64"
+	# shellcheck disable=SC2086 # _bt_dev: a list of run.sh arguments
 	"$top/harness/lib/run.sh" -k "$KDIR/vmlinuz" -i "$BT_IMG" -s "$3" -m "${BT_MEM:-2048}" -t "${5:-900}" \
 		--disk "$DEB_WORK/boot.img" -l "$2" -a "$_bt_args" --trace-more sched:sched_process_fork \
 		--cpu "${BT_CPU:-max}" $_bt_dev >"$1" 2>"$2.host"

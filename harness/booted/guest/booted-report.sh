@@ -238,7 +238,8 @@ awk '
 		split("initrd.calls initrd.ok initrd.loads booted.calls booted.ok booted.loads " \
 		      "booted.udev_calls booted.udev_loads boot.modules boot.load_dups " \
 		      "initrd.udev_forks booted.udev_forks initrd.failed_read booted.failed_read " \
-		      "initrd.failed_image booted.failed_image", k, " ")
+		      "initrd.failed_image booted.failed_image initrd.failed_decompressed " \
+		      "booted.failed_decompressed", k, " ")
 		for (i = 1; i in k; i++) { printf "MPT: %s=%d\n", k[i], x[k[i]]; done[k[i]] = 1 }
 		for (key in x) if (!(key in done)) printf "MPT: %s=%d\n", key, x[key]
 		printf "MPT: udev_loaded=%s\nMPT: boot.dup_names=%s\nMPT: marker=%d\n", ul, dl, marker
