@@ -66,6 +66,9 @@ void mp_json_null(struct mp_json *j, const char *key);
 /* sys.c: the only place that asks the kernel to load a module */
 int mp_sys_finit_module(int fd, const char *params, int flags);
 int mp_sys_init_module(const void *image, size_t len, const char *params);
+/* what a load call costs or waits for depends on the kernel's version:
+ * "6.12.117-amd64" -> 6 * 1000 + 12, -EINVAL if KVER is not one */
+int mp_kernel_version(const char *kver);
 
 /* initstate.c */
 enum { MP_INITSTATE_NONE, MP_INITSTATE_LIVE, MP_INITSTATE_COMING,
@@ -363,11 +366,13 @@ int mp_outcome_exit_status(const struct mp_ctx *ctx, int run_err, int report_err
 /* Whether every module not final yet may be held from udev: only device
  * aliases asked for it, none by name (the kernel's own requests, fs-*,
  * crypto-*, and a modprobe by name pass a blacklist by). */
-bool mp_handover_possible(struct mp_ctx *ctx);
+bool mp_handover_possible(struct mp_ctx *ctx, bool hold_named);
 bool mp_handover_device_alias(const char *alias); /* "bus:...", not fs-*, devname: */
-/* Holds them: a "blacklist NAME" file each in dir, and the process made
- * ready to outlive its caller. 1: done; 0: not (nothing was left held). */
-int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0);
+/* Holds them: a "blacklist NAME" file each in dir (a module asked for by
+ * name too, if hold_named: systemd-modules-load will not ask for it), and
+ * the process made ready to outlive its caller. 1: done; 0: not (nothing
+ * was left held). */
+int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0, bool hold_named);
 /* After switch-root, into the new root (PID 1's), once; then the module
  * directory again. Nothing before a hand-over. */
 void mp_handover_rejoin(struct mp_ctx *ctx);
@@ -393,7 +398,6 @@ struct mp_dupcost {
 	uint64_t layout; /* module memory, where the kernel gets that far (< 6.4) */
 	uint64_t bytes;  /* all of it, for one refused load */
 };
-int mp_dupcost_kernel(const char *kver);
 int mp_dupcost_image_size(int fd, const struct mp_format *f, uint64_t *out);
 int mp_dupcost_layout(const void *image, size_t len, uint64_t *out);
 int mp_dupcost_file(int fd, const struct mp_format *f, int kernel, const char *kcomp,

@@ -22,10 +22,21 @@
  * Held only if nothing but device aliases lead to it: a blacklisted
  * module that the kernel asks for (fs-xfs, crypto-sha256, char-major-*)
  * makes modprobe answer "success" with nothing loaded, and a mount would
- * fail; a name asked for by name (modules-load.d, the command line, the
- * image's MODULES) is modprobed by name, which no blacklist stops. Until
- * every module left is holdable, there is no hand-over: the run waits as
- * it did before.
+ * fail; a module asked for by name (modules-load.d, the command line, the
+ * image's MODULES) is modprobed by name, which no blacklist stops. Such a
+ * module may still be left behind where the kernel joins a second
+ * finit_module of the same file to the first (6.5 and later,
+ * idempotent_init_module): once our call is in the kernel, the modprobe
+ * that asks for it by name, or the kernel's own request, waits inside its
+ * call for ours and returns what ours returns, reading nothing, as it
+ * would have waited for its own load. Such a module is "joined": held from
+ * udev all the same if it is only asked for by name (unless
+ * systemd-modules-load will ask for it: it skips a blacklisted name, and
+ * what is ordered after it would not wait); else left unheld, and only if
+ * no device alias leads to it: a kmod that decompresses in user space (30
+ * and older) calls init_module, which the kernel does not join, so udev's
+ * call would be one the kernel reads and refuses. Until every module left
+ * is held or joined there is no hand-over: the run waits as it did before.
  *
  * This process may outlive the initramfs: it ignores the signals a
  * stopping unit or init sends (a fatal signal pending would abort the
@@ -100,9 +111,11 @@ static int read_aliases(struct mp_ctx *ctx, const char *path, char **buf, size_t
 }
 
 /*
- * Marks the modules not final yet that only device aliases lead to, from
- * the alias index (read_aliases): read once, at the first look, and only
- * for those. Without it, none is (the run waits, as it did before).
+ * Marks the modules not final yet that only device aliases lead to, and
+ * those a device alias leads to at all (udev may ask for them), from the
+ * alias index (read_aliases): read once, at the first look, and only for
+ * those. Without it, none is holdable and each may be udev's (the run
+ * waits, as it did before).
  */
 static void mark_holdable(struct mp_ctx *ctx)
 {
@@ -121,9 +134,10 @@ static void mark_holdable(struct mp_ctx *ctx)
 
 		if (m->holdable || mp_state_done(m->state))
 			continue;
-		m->holdable = r < 0 || (m->sources & named) || m->path == NULL ? 2 : 1;
-		if (m->holdable == 1 && mp_strmap_put(want, m->name, i) < 0)
-			m->holdable = 2;
+		m->holdable = r < 0 || m->path == NULL ? 2 : (m->sources & named) ? 3 : 1;
+		m->udev_alias = m->holdable == 2;
+		if (m->holdable != 2 && mp_strmap_put(want, m->name, i) < 0)
+			m->holdable = 2, m->udev_alias = true;
 	}
 	if (r < 0)
 		mp_log(ctx, MP_LOG_INFO, "%s: %s; waiting for every init()", path, mp_errno_name(-r));
@@ -140,19 +154,48 @@ static void mark_holdable(struct mp_ctx *ctx)
 		if (name == NULL)
 			continue;
 		*name++ = '\0';
-		if (mp_normalize_name(name, norm, sizeof(norm)) == 0 && mp_strmap_get(want, norm, &idx) == 0 &&
-		    !mp_handover_device_alias(alias))
+		if (mp_normalize_name(name, norm, sizeof(norm)) < 0 || mp_strmap_get(want, norm, &idx) < 0)
+			continue;
+		if (mp_handover_device_alias(alias))
+			p->mods[idx].udev_alias = true;
+		else
 			p->mods[idx].holdable = 2;
 	}
 	for (i = 0; i < p->nmods; i++)
-		if (p->mods[i].holdable == 2 && !mp_state_done(p->mods[i].state))
+		if (p->mods[i].holdable >= 2 && !mp_state_done(p->mods[i].state))
 			mp_log(ctx, MP_LOG_DEBUG, "%s: asked for by name or by a kernel alias: the run waits "
 			       "for it", p->mods[i].name);
 }
 
-bool mp_handover_possible(struct mp_ctx *ctx)
+/* Whether a second finit_module of M's file, from anyone, would join ours
+ * in the kernel: ours is under way (a worker has it), through finit (the
+ * file plain, or in the format the kernel decompresses), on 6.5 or later. */
+static bool joined_by_kernel(const struct mp_env *env, const struct mp_module *m)
+{
+	const struct mp_format *f;
+
+	if (m->state != MP_RUNNING || m->path == NULL || !env->live_state ||
+	    mp_kernel_version(env->kver) < 6005)
+		return false;
+	f = mp_decompress_format(m->path);
+	return f == NULL || strcmp(env->compression, f->name) == 0;
+}
+
+/* One not holdable from udev, in the kernel already, that the kernel may
+ * be left to join others' loads to (mp_handover_hold): held all the same
+ * if it is only asked for by name (and not by systemd-modules-load), else
+ * only if udev cannot ask for it by an alias (a kmod that decompresses in
+ * user space, 30 and older, would make udev's call one the kernel reads
+ * and refuses). */
+static bool may_join(const struct mp_env *env, const struct mp_module *m, bool hold_named)
+{
+	return joined_by_kernel(env, m) && ((m->holdable == 3 && hold_named) || !m->udev_alias);
+}
+
+bool mp_handover_possible(struct mp_ctx *ctx, bool hold_named)
 {
 	struct mp_plan *p = mp_ctx_plan(ctx);
+	const struct mp_env *env = mp_ctx_env(ctx);
 	int i;
 
 	for (i = 0; i < p->nmods; i++)
@@ -161,7 +204,8 @@ bool mp_handover_possible(struct mp_ctx *ctx)
 			break;
 		}
 	for (i = 0; i < p->nmods; i++)
-		if (!mp_state_done(p->mods[i].state) && p->mods[i].holdable != 1)
+		if (!mp_state_done(p->mods[i].state) && p->mods[i].holdable != 1 &&
+		    !may_join(env, &p->mods[i], hold_named))
 			return false;
 	return true;
 }
@@ -202,11 +246,11 @@ static void unhold(struct mp_ctx *ctx, const char *dir)
 	}
 }
 
-int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0)
+int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0, bool hold_named)
 {
 	struct mp_plan *p = mp_ctx_plan(ctx);
 	char path[PATH_MAX];
-	int i, r = 0, n = 0;
+	int i, r = 0, n = 0, joined = 0, left = 0;
 
 	/* made even with nothing to hold: udevd watches only the
 	 * configuration directories that were there when it started */
@@ -217,6 +261,15 @@ int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0)
 
 		if (mp_state_done(m->state))
 			continue;
+		left++;
+		/* left to the kernel (may_join): a name is held from udev all
+		 * the same, unless systemd-modules-load will ask for it */
+		if (m->holdable != 1) {
+			m->joined = true;
+			joined++;
+			if (m->holdable != 3 || !hold_named)
+				continue;
+		}
 		r = held_path(path, sizeof(path), dir, m->name);
 		if (r == 0)
 			r = mp_write_atomic(path, "." HELD_PREFIX "new", 0644, fill_held, m->name);
@@ -228,7 +281,7 @@ int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0)
 			"instead", dir, mp_errno_name(-r));
 		unhold(ctx, dir);
 		for (i = 0; i < p->nmods; i++)
-			p->mods[i].held = false;
+			p->mods[i].held = p->mods[i].joined = false;
 		return 0;
 	}
 	procfd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -246,8 +299,15 @@ int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0)
 	if (argv0 && argv0[0] && access("/etc/initrd-release", F_OK) == 0)
 		argv0[0] = '@';
 	mp_ctx_result(ctx)->handover_at = mp_now_ns() - mp_ctx_env(ctx)->t0;
-	mp_log(ctx, MP_LOG_NOTICE, "handing over: %d module%s still to load, finished in the background "
-	       "(udev leaves them alone until then)", n, n == 1 ? "" : "s");
+	if (joined == 0)
+		mp_log(ctx, MP_LOG_NOTICE, "handing over: %d module%s still to load, finished in the "
+		       "background (udev leaves them alone until then)", n, n == 1 ? "" : "s");
+	else
+		mp_log(ctx, MP_LOG_NOTICE, "handing over: %d module%s still to load, finished in the "
+		       "background (udev leaves %d alone until then; %d asked for by name or by the kernel "
+		       "%s in the kernel, where another load of %s waits for ours)", left,
+		       left == 1 ? "" : "s", n, joined, joined == 1 ? "is" : "are",
+		       joined == 1 ? "it" : "one");
 	return 1;
 }
 

@@ -96,6 +96,7 @@ static void *worker_main(void *arg)
 		if (s->stop)
 			break;
 		job = dequeue(s);
+		s->plan->mods[job.idx].state = MP_RUNNING;
 		w->job = job.idx;
 		w->started = mp_now_ns();
 		job.deadline = job_wait_end(w->started, mp_pool_job_expiry(s->env, w->started));

@@ -37,23 +37,6 @@
 #define PAGE 4096u
 #define ALIGN_UP(x, a) (((x) + ((a) - 1)) / (a) * (a))
 
-/* "6.12.117-mpstats" -> 6 * 1000 + 12 */
-int mp_dupcost_kernel(const char *kver)
-{
-	unsigned long maj, min;
-	char *end;
-
-	if (kver == NULL || *kver < '0' || *kver > '9')
-		return -EINVAL;
-	maj = strtoul(kver, &end, 10);
-	if (*end != '.' || end[1] < '0' || end[1] > '9')
-		return -EINVAL;
-	min = strtoul(end + 1, NULL, 10);
-	if (maj >= 1000 || min >= 1000)
-		return -EINVAL;
-	return (int)(maj * 1000 + min);
-}
-
 /* The ELF image's size in FD, a module file in format F (NULL: plain). */
 int mp_dupcost_image_size(int fd, const struct mp_format *f, uint64_t *out)
 {
@@ -210,7 +193,7 @@ int mp_dupcost_layout(const void *image, size_t len, uint64_t *out)
 
 /*
  * One refused duplicate of the module in FD, loaded the way load.c would
- * on a kernel of version KERNEL (mp_dupcost_kernel) with in-kernel
+ * on a kernel of version KERNEL (mp_kernel_version) with in-kernel
  * decompression of KCOMP ("" for none). The ELF is read only when the
  * kernel reaches the layout stage (before 6.4), and decompressed for it
  * through BUDGET.
@@ -273,7 +256,7 @@ int mp_dupcost_plan(struct mp_ctx *ctx, uint64_t *total, uint64_t *dups)
 	struct mp_plan *p = mp_ctx_plan(ctx);
 	const struct mp_env *env = mp_ctx_env(ctx);
 	struct mp_budget budget;
-	int kernel = mp_dupcost_kernel(env->kver);
+	int kernel = mp_kernel_version(env->kver);
 	int i;
 
 	*total = *dups = 0;

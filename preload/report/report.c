@@ -181,7 +181,7 @@ static void json_kstats(struct mp_json *j, const struct mp_ctx *ctx)
 
 static const char *dupcost_model(const struct mp_ctx *ctx)
 {
-	return mp_dupcost_kernel(mp_ctx_env(ctx)->kver) >= 6004 ? "file and decompressed copy (6.4+)"
+	return mp_kernel_version(mp_ctx_env(ctx)->kver) >= 6004 ? "file and decompressed copy (6.4+)"
 						     : "file, decompressed copy and module memory (before 6.4)";
 }
 
@@ -207,8 +207,9 @@ static void json_profile(struct mp_json *j, const struct mp_ctx *ctx)
 	mp_json_obj_end(j);
 }
 
-/* When the caller went on while init()s ran (handover.c), and what was
- * held from udev until it was final; null when the run went to its end. */
+/* When the caller went on while init()s ran (handover.c), what was held
+ * from udev until it was final, and what was left unheld because the
+ * kernel joins others' calls to ours; null when the run went to its end. */
 static void json_handover(struct mp_json *j, const struct mp_ctx *ctx)
 {
 	const struct mp_result *res = mp_ctx_result(ctx);
@@ -224,6 +225,11 @@ static void json_handover(struct mp_json *j, const struct mp_ctx *ctx)
 	mp_json_arr_begin(j, "held");
 	for (i = 0; i < p->nmods; i++)
 		if (p->mods[i].held)
+			mp_json_str(j, NULL, p->mods[i].name);
+	mp_json_arr_end(j);
+	mp_json_arr_begin(j, "joined");
+	for (i = 0; i < p->nmods; i++)
+		if (p->mods[i].joined)
 			mp_json_str(j, NULL, p->mods[i].name);
 	mp_json_arr_end(j);
 	mp_json_u64(j, "replayed", res->replayed);

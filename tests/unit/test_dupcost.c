@@ -75,11 +75,11 @@ static void image_sizes(void)
 
 static void kernel_versions(void)
 {
-	CHECK(mp_dupcost_kernel("6.12.117-mpstats") == 6012);
-	CHECK(mp_dupcost_kernel("6.1.0-28-amd64") == 6001);
-	CHECK(mp_dupcost_kernel("5.15.0") == 5015);
-	CHECK(mp_dupcost_kernel("6") == -EINVAL);
-	CHECK(mp_dupcost_kernel(NULL) == -EINVAL);
+	CHECK(mp_kernel_version("6.12.117-mpstats") == 6012);
+	CHECK(mp_kernel_version("6.1.0-28-amd64") == 6001);
+	CHECK(mp_kernel_version("5.15.0") == 5015);
+	CHECK(mp_kernel_version("6") == -EINVAL);
+	CHECK(mp_kernel_version(NULL) == -EINVAL);
 }
 
 /* What the sections alone take: the floor of any layout. */

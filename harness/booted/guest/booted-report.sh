@@ -122,12 +122,15 @@ kv report_initrd "$(present "$initrd_report")"
 kv report_booted "$(present /run/modpreload/booted.json)"
 kv report_kept "$(present /var/lib/modpreload/last-report.json)"
 kv report_kept_initrd "$(present /var/lib/modpreload/last-initramfs-report.json)"
-# when each run handed over (ms after it started; empty: it did not) and what it held
-handover() { # REPORT: "AT_MS HELD,HELD"
+# when each run handed over (ms after it started; empty: it did not), what
+# it held and what it left to the kernel to join ("-": none)
+handover() { # REPORT: "AT_MS HELD,HELD JOINED,JOINED"
 	awk '/^  "handover": \{/ { h = 1 } h && /"at_ms"/ { a = $2; gsub(/,/, "", a) }
-		h && /"held": \[/ { l = 1; next } l && /\]/ { l = 0; h = 0 }
-		l { n = $1; gsub(/[",]/, "", n); held = held (held == "" ? "" : ",") n }
-		END { print a, held }' "$1" 2>/dev/null
+		h && /"(held|joined)": \[\]/ { next }
+		h && /"(held|joined)": \[/ { l = $1; gsub(/[":]/, "", l); next } l != "" && /\]/ { l = "" }
+		l != "" { n = $1; gsub(/[",]/, "", n); v[l] = v[l] (v[l] == "" ? "" : ",") n }
+		/^  \}/ { h = 0 }
+		END { if (a != "") print a, (v["held"] == "" ? "-" : v["held"]), (v["joined"] == "" ? "-" : v["joined"]) }' "$1" 2>/dev/null
 }
 kv handover_initrd "$(handover "$initrd_report")"
 kv handover_booted "$(handover /run/modpreload/booted.json)"
