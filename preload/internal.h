@@ -363,16 +363,17 @@ void mp_outcome_totals(const struct mp_ctx *ctx, struct mp_totals *t);
 int mp_outcome_exit_status(const struct mp_ctx *ctx, int run_err, int report_err);
 
 /* --- the hand-over (handover.c) --- */
-/* Whether every module not final yet may be held from udev: only device
- * aliases asked for it, none by name (the kernel's own requests, fs-*,
- * crypto-*, and a modprobe by name pass a blacklist by). */
-bool mp_handover_possible(struct mp_ctx *ctx, bool hold_named);
+/* Whether every module not final yet may be held from udev (only device
+ * aliases asked for it, none by name: the kernel's own requests, fs-*,
+ * crypto-*, and a modprobe by name pass a blacklist by), or else left to
+ * the kernel, which joins others' loads of it to ours (6.5+; dir: where
+ * holds are, ours and another run's). */
+bool mp_handover_possible(struct mp_ctx *ctx, const char *dir);
 bool mp_handover_device_alias(const char *alias); /* "bus:...", not fs-*, devname: */
-/* Holds them: a "blacklist NAME" file each in dir (a module asked for by
- * name too, if hold_named: systemd-modules-load will not ask for it), and
- * the process made ready to outlive its caller. 1: done; 0: not (nothing
- * was left held). */
-int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0, bool hold_named);
+/* Holds the holdable: a "blacklist NAME" file each in dir, and the process
+ * made ready to outlive its caller. 1: done; 0: not (nothing was left
+ * held). */
+int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0);
 /* After switch-root, into the new root (PID 1's), once; then the module
  * directory again. Nothing before a hand-over. */
 void mp_handover_rejoin(struct mp_ctx *ctx);

@@ -80,9 +80,7 @@ struct mp_module {
 	bool expect_known;  /* expect_ns is the profile's */
 	uint64_t prio;      /* expect_ns along the longest chain it starts:
 			       the ready queue hands out the highest first */
-	/* handover.c: 0 not asked yet, 1 yes, 2 no, 3 asked for by name:
-	 * only once the kernel joins others' loads to ours */
-	unsigned char holdable;
+	unsigned char holdable; /* handover.c: 0 not asked yet, 1 yes, 2 no */
 	bool udev_alias;    /* handover.c: a device alias leads to it */
 	bool held;          /* udev was kept off it at the hand-over */
 	/* left to the kernel at the hand-over: it joins a second finit of

@@ -23,20 +23,17 @@
  * module that the kernel asks for (fs-xfs, crypto-sha256, char-major-*)
  * makes modprobe answer "success" with nothing loaded, and a mount would
  * fail; a module asked for by name (modules-load.d, the command line, the
- * image's MODULES) is modprobed by name, which no blacklist stops. Such a
- * module may still be left behind where the kernel joins a second
- * finit_module of the same file to the first (6.5 and later,
- * idempotent_init_module): once our call is in the kernel, the modprobe
- * that asks for it by name, or the kernel's own request, waits inside its
- * call for ours and returns what ours returns, reading nothing, as it
- * would have waited for its own load. Such a module is "joined": held from
- * udev all the same if it is only asked for by name (unless
- * systemd-modules-load will ask for it: it skips a blacklisted name, and
- * what is ordered after it would not wait); else left unheld, and only if
- * no device alias leads to it: a kmod that decompresses in user space (30
- * and older) calls init_module, which the kernel does not join, so udev's
- * call would be one the kernel reads and refuses. Until every module left
- * is held or joined there is no hand-over: the run waits as it did before.
+ * image's MODULES) is skipped by systemd-modules-load and `modprobe -b`
+ * when held, and what is ordered after them would not wait for it. Until
+ * every module left is held or joined there is no hand-over: the run waits
+ * as it did before. Joined (may_join): on 6.5 and later the kernel joins a
+ * second finit_module of a file to one in flight (idempotent_init_module),
+ * so once our call is in, the modprobe by name or the kernel's own request
+ * waits inside its call for ours and returns what ours returns, reading
+ * nothing, as it would have waited for its own load. Only where no device
+ * alias leads to the module: udev would ask for it too, and a kmod that
+ * decompresses in user space (30 and older) calls init_module, which the
+ * kernel does not join.
  *
  * This process may outlive the initramfs: it ignores the signals a
  * stopping unit or init sends (a fatal signal pending would abort the
@@ -134,9 +131,9 @@ static void mark_holdable(struct mp_ctx *ctx)
 
 		if (m->holdable || mp_state_done(m->state))
 			continue;
-		m->holdable = r < 0 || m->path == NULL ? 2 : (m->sources & named) ? 3 : 1;
-		m->udev_alias = m->holdable == 2;
-		if (m->holdable != 2 && mp_strmap_put(want, m->name, i) < 0)
+		m->holdable = r < 0 || m->path == NULL || (m->sources & named) ? 2 : 1;
+		m->udev_alias = r < 0 || m->path == NULL;
+		if (!m->udev_alias && mp_strmap_put(want, m->name, i) < 0)
 			m->holdable = 2, m->udev_alias = true;
 	}
 	if (r < 0)
@@ -162,37 +159,46 @@ static void mark_holdable(struct mp_ctx *ctx)
 			p->mods[idx].holdable = 2;
 	}
 	for (i = 0; i < p->nmods; i++)
-		if (p->mods[i].holdable >= 2 && !mp_state_done(p->mods[i].state))
-			mp_log(ctx, MP_LOG_DEBUG, "%s: asked for by name or by a kernel alias: the run waits "
-			       "for it", p->mods[i].name);
+		if (p->mods[i].holdable == 2 && !mp_state_done(p->mods[i].state))
+			mp_log(ctx, MP_LOG_DEBUG, "%s: asked for by name or by a kernel alias: not held; the "
+			       "run waits for it%s", p->mods[i].name,
+			       p->mods[i].udev_alias ? "" : " until the kernel can join others' loads to ours");
 }
 
-/* Whether a second finit_module of M's file, from anyone, would join ours
- * in the kernel: ours is under way (a worker has it), through finit (the
- * file plain, or in the format the kernel decompresses), on 6.5 or later. */
-static bool joined_by_kernel(const struct mp_env *env, const struct mp_module *m)
+static int held_path(char *buf, size_t size, const char *dir, const char *name)
+{
+	int n = snprintf(buf, size, "%s/" HELD_PREFIX "%s.conf", dir, name);
+
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+/*
+ * Whether M, not holdable, may be left to the kernel (joined): ours is
+ * under way (a worker has it) on 6.5 or later, through finit (the file
+ * plain, or in the format the kernel decompresses), so a second
+ * finit_module of the file joins ours; no device alias leads to it (a kmod
+ * that decompresses in user space, 30 and older, calls init_module, which
+ * the kernel does not join: udev's call would be read and refused); and no
+ * other run holds it (the initramfs's, for a module the root's
+ * modules-load.d names: its blacklist would have systemd-modules-load skip
+ * it, and our worker may be waiting for that run's load, another file).
+ */
+static bool may_join(const struct mp_env *env, const struct mp_module *m, const char *dir)
 {
 	const struct mp_format *f;
+	char path[PATH_MAX];
 
-	if (m->state != MP_RUNNING || m->path == NULL || !env->live_state ||
+	if (m->state != MP_RUNNING || m->path == NULL || m->udev_alias || !env->live_state ||
 	    mp_kernel_version(env->kver) < 6005)
 		return false;
 	f = mp_decompress_format(m->path);
-	return f == NULL || strcmp(env->compression, f->name) == 0;
+	if (f != NULL && strcmp(env->compression, f->name) != 0)
+		return false;
+	return held_path(path, sizeof(path), dir, m->name) == 0 && access(path, F_OK) < 0 &&
+	       errno == ENOENT;
 }
 
-/* One not holdable from udev, in the kernel already, that the kernel may
- * be left to join others' loads to (mp_handover_hold): held all the same
- * if it is only asked for by name (and not by systemd-modules-load), else
- * only if udev cannot ask for it by an alias (a kmod that decompresses in
- * user space, 30 and older, would make udev's call one the kernel reads
- * and refuses). */
-static bool may_join(const struct mp_env *env, const struct mp_module *m, bool hold_named)
-{
-	return joined_by_kernel(env, m) && ((m->holdable == 3 && hold_named) || !m->udev_alias);
-}
-
-bool mp_handover_possible(struct mp_ctx *ctx, bool hold_named)
+bool mp_handover_possible(struct mp_ctx *ctx, const char *dir)
 {
 	struct mp_plan *p = mp_ctx_plan(ctx);
 	const struct mp_env *env = mp_ctx_env(ctx);
@@ -205,16 +211,9 @@ bool mp_handover_possible(struct mp_ctx *ctx, bool hold_named)
 		}
 	for (i = 0; i < p->nmods; i++)
 		if (!mp_state_done(p->mods[i].state) && p->mods[i].holdable != 1 &&
-		    !may_join(env, &p->mods[i], hold_named))
+		    !may_join(env, &p->mods[i], dir))
 			return false;
 	return true;
-}
-
-static int held_path(char *buf, size_t size, const char *dir, const char *name)
-{
-	int n = snprintf(buf, size, "%s/" HELD_PREFIX "%s.conf", dir, name);
-
-	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
 static int fill_held(int fd, void *data)
@@ -246,7 +245,7 @@ static void unhold(struct mp_ctx *ctx, const char *dir)
 	}
 }
 
-int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0, bool hold_named)
+int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0)
 {
 	struct mp_plan *p = mp_ctx_plan(ctx);
 	char path[PATH_MAX];
@@ -262,13 +261,11 @@ int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0, bool hold
 		if (mp_state_done(m->state))
 			continue;
 		left++;
-		/* left to the kernel (may_join): a name is held from udev all
-		 * the same, unless systemd-modules-load will ask for it */
+		/* not holdable: left to the kernel (may_join) */
 		if (m->holdable != 1) {
 			m->joined = true;
 			joined++;
-			if (m->holdable != 3 || !hold_named)
-				continue;
+			continue;
 		}
 		r = held_path(path, sizeof(path), dir, m->name);
 		if (r == 0)

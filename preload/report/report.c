@@ -208,8 +208,8 @@ static void json_profile(struct mp_json *j, const struct mp_ctx *ctx)
 }
 
 /* When the caller went on while init()s ran (handover.c), what was held
- * from udev until it was final, and what was left unheld because the
- * kernel joins others' calls to ours; null when the run went to its end. */
+ * from udev until it was final, and what was left to the kernel, which
+ * joins others' calls to ours; null when the run went to its end. */
 static void json_handover(struct mp_json *j, const struct mp_ctx *ctx)
 {
 	const struct mp_result *res = mp_ctx_result(ctx);

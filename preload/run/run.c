@@ -168,11 +168,9 @@ static int handover(void *data)
 	struct mp_coldplug *cp = mp_ctx_coldplug(c->ctx);
 	unsigned char b = MP_STATUS_HANDOVER;
 
-	/* systemd-modules-load skips a held name: what --modules-load
-	 * took over from it is never held */
-	if (!mp_handover_possible(c->ctx, !c->a->modules_load))
+	if (!mp_handover_possible(c->ctx, hold_dir(c->a)))
 		return 0;
-	if (mp_handover_hold(c->ctx, hold_dir(c->a), c->a->argv0, !c->a->modules_load) <= 0)
+	if (mp_handover_hold(c->ctx, hold_dir(c->a), c->a->argv0) <= 0)
 		return -1; /* said why; asking again would say it again */
 	if (nodev_on(c->ctx, c->a))
 		(void)mp_nodev_write(c->ctx, c->a->nodev_path);
