@@ -67,8 +67,9 @@
 #                                            it loaded, found live or failed
 #   nodev_blacklist=a,b                       /run/modprobe.d/modpreload-nodev.conf
 #   report_initrd, report_booted, report_kept present|absent
-#   handover_initrd, handover_booted          "AT_MS HELD,..." from each report
-#                                            (empty: that run did not hand over)
+#   handover_initrd, handover_booted          "AT_MS HELD,... JOINED,..." from each
+#                                            report ("-": none; empty: that run
+#                                            did not hand over)
 #   bmod=NAME START END STATE                 each module of the booted run's
 #                                            report, ms after that run began
 #   kmsg LINE                                 modpreload's kernel-log lines
