@@ -335,8 +335,9 @@ static void wait_for_news(struct sched *s, uint64_t wait_ns)
  * that appeared; with one, that scan would find nothing the listener has
  * not told, and it took 1-2 s of the boot at 16 vCPUs under TCG, holding
  * the lock that lets loads finish); loads are left (queued, running,
- * waiting for others). The boot then waits for none of them: held from udev, they load here as they
- * would have in udev's workers, beside the boot. Devices that appear after
+ * waiting for others). The boot then waits for none of them: held from
+ * udev or joined by the kernel, they load here as they would have in
+ * udev's workers, beside the boot. Devices that appear after
  * it are udev's. Two earlier rules were too late: "only init()s left"
  * kept udevd and sysinit.target waiting for every load's read and
  * relocation (minutes at 32 vCPUs under TCG), and "the feed quiet for
