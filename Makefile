@@ -62,7 +62,7 @@ CORE_SRC := $(CORE:%=preload/%.c)
 # the shared headers in preload/ (-Ipreload), a stage's own beside its files
 HDRS := $(wildcard preload/*.h preload/*/*.h) VERSION
 
-.PHONY: all libs check check-full check-fast unit vmtest fuzz fuzz-smoke demo bench bench-scale install install-core clean distclean deps shellcheck soak
+.PHONY: all libs check check-full check-fast unit unit-bins vmtest fuzz fuzz-smoke demo bench bench-scale install install-core clean distclean deps shellcheck soak
 
 # The included parts define rules too: the default goal stays `all`.
 .DEFAULT_GOAL := all
@@ -146,7 +146,7 @@ deps:
 # check runs the fast tier first and stops there if it failed: a broken unit
 # test is news in minutes, not after the VM tier's half hour.
 check: deps
-	t0=$$(date +%s) && $(MAKE) -j$$(nproc) all $(UNIT_BINS) $(FUZZERS:%=$(B)/fuzz/fuzz_%) && \
+	t0=$$(date +%s) && $(MAKE) -j$$(nproc) all unit-bins && \
 	$(MAKE) -j$$(nproc) ARCH=arm64 all && \
 	MP_BUILD_S=$$(($$(date +%s) - t0)) MP_FAST_FIRST=1 tests/run.sh
 # check-full: every case and every variant (more vCPUs, both directions of
@@ -154,7 +154,7 @@ check: deps
 check-full: deps
 	MP_FULL=1 $(MAKE) check
 check-fast: deps
-	$(MAKE) -j$$(nproc) all $(UNIT_BINS) $(FUZZERS:%=$(B)/fuzz/fuzz_%)
+	$(MAKE) -j$$(nproc) all unit-bins
 	tests/run.sh unit fuzz lint
 vmtest: all
 	tests/run.sh vm
@@ -175,6 +175,9 @@ soak: deps
 
 # --- fuzzing (libFuzzer) ---
 FUZZERS := cmdline conf uevent kstats index profile
+# what the fast tier runs, named for a sub-make: it reads init.mk's test
+# (which needs libblkid-dev) only after `deps` has installed it
+unit-bins: $(UNIT_BINS) $(FUZZERS:%=$(B)/fuzz/fuzz_%)
 FUZZ_SRC := $(addprefix preload/,base/util.c base/limits.c base/strmap.c parse/cmdline.c parse/confparse.c \
 	parse/uevent.c parse/kstats.c parse/index.c parse/profile.c)
 FUZZ_SECONDS ?= 60
