@@ -273,10 +273,13 @@ bt_in() {
 }
 
 # bt_merged_outside RESULT: the calls 6.5+ merged with a load in flight where
-# one side was outside coldplug: modprobe's and systemd's, and modpreload's
-# for as many modules as modprobe or systemd loaded and modpreload's report
-# says it dealt with (systemd-logind's modprobe@drm.service asks for drm by
-# name, which no hold stops, while modpreload's child still loads it)
+# one side was outside coldplug: modprobe's, PID 1's and systemd-modules-
+# load's (systemd_modules: a module the booted run joined, mpt_params from
+# modules-load.d, is still loading when READY=1 lets systemd-modules-load
+# start, and its call waits for ours), and modpreload's for as many modules
+# as those loaded and modpreload's report says it dealt with
+# (systemd-logind's modprobe@drm.service asks for drm by name, which no hold
+# stops, while modpreload's child still loads it)
 bt_merged_outside() {
 	_bt_o=0
 	for _bt_m in $(mpt_get boot.outside_loaded "$1" | tr ',' ' '); do
@@ -284,8 +287,11 @@ bt_merged_outside() {
 	done
 	_bt_p=$(($(mpt_num initrd.merged_by.modpreload "$1") + $(mpt_num booted.merged_by.modpreload "$1")))
 	[ "$_bt_p" -le "$_bt_o" ] || _bt_p=$_bt_o
-	echo $(($(mpt_num initrd.merged_by.modprobe "$1") + $(mpt_num booted.merged_by.modprobe "$1") +
-		$(mpt_num initrd.merged_by.systemd "$1") + $(mpt_num booted.merged_by.systemd "$1") + _bt_p))
+	_bt_s=0
+	for _bt_c in modprobe systemd systemd_modules; do
+		_bt_s=$((_bt_s + $(mpt_num "initrd.merged_by.$_bt_c" "$1") + $(mpt_num "booted.merged_by.$_bt_c" "$1")))
+	done
+	echo $((_bt_s + _bt_p))
 }
 
 bt_check_common() {
@@ -334,7 +340,15 @@ bt_check_with() {
 	[ "$_bt_nodev" -eq 0 ] || [ -n "$(mpt_get nodev_blacklist "$1")" ] ||
 		fail "$_bt_nodev no-device loads but no blacklist in /run/modprobe.d"
 	[ "$(mpt_num booted.by.modpreload "$1")" -gt 0 ] || fail "modpreload made no call after switch-root"
-	eq "modules-load.d's module loaded by" "$(mpt_get loaded_by.mpt_params "$1")" modpreload
+	# joined (6.5+): systemd-modules-load's call may reach the kernel before
+	# ours, which the booted run counted on; then ours is the one merged
+	case $(mpt_get loaded_by.mpt_params "$1"),$(mpt_get handover_booted "$1" | awk '{ print $3 }') in
+	modpreload,*) ;;
+	systemd_modules,*mpt_params*)
+		[ "$(mpt_num booted.merged_by.modpreload "$1")" -gt 0 ] ||
+			fail "modules-load.d's module loaded by systemd-modules-load, and no call of modpreload's merged" ;;
+	*) fail "modules-load.d's module loaded by '$(mpt_get loaded_by.mpt_params "$1")', not modpreload" ;;
+	esac
 }
 
 # Without (both off switches): the storm, measured the same way, and more

@@ -38,7 +38,8 @@
 #                                            kernel of 6.5 or later merged
 #                                            them with a load in flight)
 #   boot.outside_loaded=a,b                   modules first loaded by modprobe
-#                                            or systemd (outside coldplug)
+#                                            or systemd: PID 1, systemd-modules-
+#                                            load (outside coldplug)
 #   booted.udev_calls, booted.udev_loads      calls by udev's workers, and
 #                                            the module_load events they made
 #   udev_loaded=a,b                           modules udev's workers loaded
@@ -225,7 +226,7 @@ awk '
 			if (!(m in byudev)) ul = ul (ul == "" ? "" : ",") m
 			byudev[m] = 1
 		}
-		if (!(m in lby) && (comm($1) == "modprobe" || comm($1) == "systemd"))
+		if (!(m in lby) && (comm($1) == "modprobe" || comm($1) == "systemd" || comm($1) == "systemd_modules"))
 			ol = ol (ol == "" ? "" : ",") m
 		w = p "/" comm($1); if (m in lby) w = lby[m] "+" w
 		lby[m] = w
