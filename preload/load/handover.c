@@ -111,8 +111,8 @@ static int read_aliases(struct mp_ctx *ctx, const char *path, char **buf, size_t
  * Marks the modules not final yet that only device aliases lead to, and
  * those a device alias leads to at all (udev may ask for them), from the
  * alias index (read_aliases): read at the first look, and again only when
- * modules were planned after it, for those. Without it, none is holdable and each may be udev's (the run
- * waits, as it did before).
+ * modules were planned after it, for those. Without it, none is holdable
+ * and each may be udev's (the run waits, as it did before).
  */
 static void mark_holdable(struct mp_ctx *ctx)
 {
