@@ -92,8 +92,11 @@ int an_text(FILE *out, const struct an_report *r);
 /* the run's timeline: a lane per worker, a bar per module */
 int an_svg(FILE *out, const struct an_report *r);
 
+/* --- escape.c: a report's strings for the terminal and for XML ---------------- */
+
 /* put s on out with what would upset the reader escaped: for a terminal,
- * control bytes as \xNN; for XML, markup and bytes XML cannot hold */
+ * controls (C0, DEL, C1), the backslash and bytes that are no UTF-8 as
+ * \xNN; for XML, markup as entities and what XML 1.0 cannot hold as '?' */
 void an_put_text(FILE *out, const char *s);
 void an_put_xml(FILE *out, const char *s);
 

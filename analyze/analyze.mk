@@ -5,7 +5,7 @@
 #   build/asan/modpreload-analyze     the tests', beside build/asan/modpreload
 #   build/unit/test_analyze           its reader's unit tests
 
-ANALYZE := main json report text svg
+ANALYZE := main json report text svg escape
 ANALYZE_HDRS := analyze/analyze.h preload/modpreload.h VERSION
 
 $(B)/musl-analyze/%.o: analyze/%.c $(ANALYZE_HDRS) $(B)/libs/.done

@@ -104,8 +104,9 @@ static void bar(FILE *out, const struct an_report *r, const struct an_module *m,
 	fprintf(out, "<rect class=\"%s%s\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\"><title>",
 		bar_class(m), m->held ? " held" : "", x, y, w, BAR);
 	an_put_xml(out, m->name);
-	fprintf(out, ": %s, @%.1f ms +%.1f ms", an_report_problem(m) ? an_report_problem(m) : m->state,
-		m->start_ms, end - m->start_ms);
+	fputs(": ", out);
+	an_put_xml(out, an_report_problem(m) ? an_report_problem(m) : m->state);
+	fprintf(out, ", @%.1f ms +%.1f ms", m->start_ms, end - m->start_ms);
 	if (m->error) {
 		fputs(" (", out);
 		an_put_xml(out, m->error);
@@ -237,52 +238,4 @@ int an_svg(FILE *out, const struct an_report *r)
 	fputs("</svg>\n", out);
 	free(l);
 	return 0;
-}
-
-/* The length of the valid UTF-8 sequence at p (RFC 3629), else 0. */
-static size_t utf8_len(const unsigned char *p)
-{
-	size_t n, i;
-	unsigned cp;
-
-	if (p[0] < 0xc2 || p[0] > 0xf4)
-		return 0;
-	n = p[0] < 0xe0 ? 2 : p[0] < 0xf0 ? 3 : 4;
-	cp = p[0] & (0x7fu >> n);
-	for (i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (p[i] & 0x3fu);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp < 0xe000))
-		return 0;
-	return n;
-}
-
-void an_put_xml(FILE *out, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	while (p && *p) {
-		size_t n;
-
-		switch (*p) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		case '\'': fputs("&apos;", out); break;
-		default:
-			if (*p >= 0x80 && (n = utf8_len(p)) > 0) {
-				fwrite(p, 1, n, out);
-				p += n;
-				continue;
-			}
-			/* what XML 1.0 cannot hold, or no UTF-8 */
-			fputc(*p < 0x20 || *p >= 0x7f ? '?' : *p, out);
-			break;
-		}
-		p++;
-	}
 }

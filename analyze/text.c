@@ -51,7 +51,9 @@ static void header(FILE *out, const struct an_report *r)
 	} else {
 		fputs(" in ", out);
 		put_time(out, r->end_ms, 0);
-		fprintf(out, " (%s, %.0f job%s)\n ", r->mode ? r->mode : "dataflow", r->jobs, r->jobs == 1 ? "" : "s");
+		fputs(" (", out);
+		an_put_text(out, r->mode ? r->mode : "dataflow");
+		fprintf(out, ", %.0f job%s)\n ", r->jobs, r->jobs == 1 ? "" : "s");
 		for (i = AN_LOADED; i <= AN_HUNG; i++)
 			fprintf(out, "%s %.0f %s", i ? "," : "", r->counts[i], what[i]);
 		if (r->counts[AN_NODEV] > 0)
@@ -277,16 +279,4 @@ int an_text(FILE *out, const struct an_report *r)
 	duplicates(out, r);
 	warnings(out, r);
 	return 0;
-}
-
-void an_put_text(FILE *out, const char *s)
-{
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c < 0x20 || c == 0x7f)
-			fprintf(out, "\\x%02x", c);
-		else
-			fputc(c, out);
-	}
 }

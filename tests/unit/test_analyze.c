@@ -4,6 +4,7 @@
  * CLI cases (tests/unit/cli/analyze.sh) read real reports. */
 #define T_SUITE "analyze"
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -172,6 +173,79 @@ static void escapes(void)
 	s = captured(an_put_xml, "<a href=\"x\">&'\x01\xff\xc3\xa9\xed\xa0\x80\xf4\x90\x80\x80");
 	CHECK_STR(s, "&lt;a href=&quot;x&quot;&gt;&amp;&apos;??\xc3\xa9???????");
 	free(s);
+	/* C1 controls (U+009B: CSI on the Linux console and in VTE), encoded
+	 * or as a lone byte, and bytes that are no UTF-8: \xNN each; a
+	 * backslash too, so that \x1b in a name is not an escape */
+	s = captured(an_put_text, "a\xc2\x9b" "1m\x9b\xc2\x85|\xc2\xa0|\xc0\xaf|\\x1b|\xe2\x82");
+	CHECK_STR(s, "a\\xc2\\x9b" "1m\\x9b\\xc2\\x85|\xc2\xa0|\\xc0\\xaf|\\x5cx1b|\\xe2\\x82");
+	free(s);
+	/* what XML 1.0 cannot hold: U+FFFE, U+FFFF; the C1 controls, which it
+	 * discourages; U+FFFD and U+10FFFF are characters */
+	s = captured(an_put_xml, "\xef\xbf\xbe|\xef\xbf\xbf|\xc2\x9b|\xef\xbf\xbd|\xf4\x8f\xbf\xbf");
+	CHECK_STR(s, "?|?|?|\xef\xbf\xbd|\xf4\x8f\xbf\xbf");
+	free(s);
+}
+
+/* The report's text and drawing of a report that was made up to harm: its
+ * strings as the terminal and XML need them, wherever they go. */
+static const char hostile[] =
+	"{\"modpreload\": \"0\\u009b2J\", \"kernel\": \"k\\u001b]0;t\\u0007\","
+	" \"mode\": \"\\u001b[2J\\u0007\\u009b" "1m<m>\", \"elapsed_ms\": 5,"
+	" \"critical_path\": {\"modules\": [\"a\\ufffe\"]}, \"handover\": {\"held\": [\"a\\ufffe\"]},"
+	" \"warnings\": [\"w\\u009b\"], \"requests\": {\"missing_names\": [\"<x>\\uffff\"]},"
+	" \"modules\": [{\"name\": \"a\\ufffe\", \"state\": \"<script>alert(1)</script>\\u009b\\u0085\","
+	" \"error\": \"E\\u001b\", \"start_ms\": 1, \"end_ms\": 3, \"ms\": 2, \"worker\": 0},"
+	" {\"name\": \"b\", \"state\": \"failed\", \"message\": \"\\u009b\", \"why\": \"\\u0007\","
+	" \"start_ms\": 1, \"end_ms\": 2, \"worker\": 1}]}";
+
+static char *rendered(int (*draw)(FILE *, const struct an_report *), const char *text)
+{
+	struct an_report r;
+	struct an_json j;
+	char *buf, *out = NULL;
+	size_t n = 0;
+	FILE *f;
+
+	if (parse(&j, text, &buf) != 0 || an_report_read(&r, &j) != 0) {
+		an_json_free(&j);
+		free(buf);
+		return strdup("(no report)");
+	}
+	f = open_memstream(&out, &n);
+	CHECK(draw(f, &r) == 0);
+	fclose(f);
+	an_report_free(&r);
+	an_json_free(&j);
+	free(buf);
+	return out;
+}
+
+/* no C0 control but the newline, no DEL, no C1 control, encoded or not */
+static bool terminal_safe(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	for (; *p; p++)
+		if ((*p < 0x20 && *p != '\n') || (*p >= 0x7f && *p <= 0x9f) ||
+		    (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
+			return false;
+	return true;
+}
+
+static void hostile_report(void)
+{
+	char *s = rendered(an_text, hostile);
+
+	CHECK(terminal_safe(s));
+	CHECK(strstr(s, " (\\x1b[2J\\x07\\xc2\\x9b" "1m<m>, 0 jobs)") != NULL);
+	CHECK(strstr(s, "<script>alert(1)</script>\\xc2\\x9b\\xc2\\x85") != NULL);
+	free(s);
+	s = rendered(an_svg, hostile);
+	CHECK(terminal_safe(s));
+	CHECK(strstr(s, "<script") == NULL);
+	CHECK(strstr(s, "&lt;script&gt;alert(1)&lt;/script&gt;??") != NULL);
+	CHECK(strstr(s, "\xef\xbf\xbe") == NULL);
+	free(s);
 }
 
 int main(void)
@@ -182,5 +256,6 @@ int main(void)
 	RUN(bounds);
 	RUN(report);
 	RUN(escapes);
+	RUN(hostile_report);
 	return 0;
 }

@@ -12,6 +12,8 @@ analyze_run() {
 	RULES=base:0:100,mid:0:300,top:0:200,leaf1:0:150,leaf2:0:50,bad:19:20,side:0:80
 	run -j 2 --pool=fixed top leaf1 leaf2 badkid side
 }
+# a C1 control (U+0080..U+009F) as UTF-8: what terminals act on
+raw_c1() { LC_ALL=C grep -q "$(printf '\302[\200-\237]')" "$@"; }
 analyze() { "$bin" analyze "$@" >"$t/an.out" 2>"$t/an.err"; arc=$?; }
 # the lines of the analysis between the heading that starts with $1 and the next blank line
 section() { awk -v h="$1" 'index($0, h) == 1 { on = 1; next } on && /^$/ { exit } on' "$t/an.out"; }
@@ -168,4 +170,18 @@ t_analyze_bad() {
 	check "odd names: control bytes escaped" grep -qF 'a<b>&"c\x1b[31m' "$t/an.out"
 	check "odd names: no raw control byte" not raw_ctl "$t/an.out"
 	check "odd names: the SVG still parses" eq "$(svg_count "$t/odd.svg" bars)" 1
+	# a report made up to harm (issue 34): an unknown state with markup, a
+	# mode with ESC and BEL, C1 controls (U+009B is CSI), what XML 1.0
+	# cannot hold (U+FFFE)
+	jq '.mode = "\u001b]0;x\u0007\u009b2J" | .modules[0].state = "<script>alert(1)</script>\u009b"
+		| .modules[0].name = "a\ufffe\u0085" | .critical_path.modules = ["a\ufffe\u0085"]
+		| .warnings = ["\u009b1m"]' "$t/r.json" >"$t/harm.json"
+	analyze --svg "$t/harm.svg" "$t/harm.json"
+	check "made up to harm: exit 0" eq "$arc" 0
+	check "made up to harm: the mode escaped" grep -qF ' (\x1b]0;x\x07\xc2\x9b2J, ' "$t/an.out"
+	check "made up to harm: no raw ESC or BEL" not raw_ctl "$t/an.out"
+	check "made up to harm: no C1 control" not raw_c1 "$t/an.out"
+	check "made up to harm: the SVG parses" eq "$(svg_count "$t/harm.svg" bars)" 1
+	check "made up to harm: no <script> in the SVG" not grep -q '<script' "$t/harm.svg"
+	check "made up to harm: no C1 control in the SVG" not raw_c1 "$t/harm.svg"
 }
