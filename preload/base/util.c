@@ -125,28 +125,67 @@ void mp_escape(const char *in, size_t len, char *out, size_t outsz)
 	out[o] = '\0';
 }
 
+/* The length of the well-formed UTF-8 sequence at p (RFC 3629: no overlong
+ * form, no surrogate, nothing past U+10FFFF; ASCII is one), or 0. The NUL
+ * that ends the string is no continuation byte: p[i] stops there. */
+static size_t utf8_len(const unsigned char *p)
+{
+	size_t n, i;
+	uint32_t cp;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] < 0xc2 || p[0] > 0xf4)
+		return 0;
+	n = p[0] < 0xe0 ? 2 : p[0] < 0xf0 ? 3 : 4;
+	cp = p[0] & (0x7fu >> n);
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3fu);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
 /*
- * A log line as the console and /dev/kmsg get it: control bytes (ESC, BEL,
- * a newline that would start a forged record) as \xNN, the rest as it is,
- * so that a name mp_escape() already escaped is not escaped twice and
- * UTF-8 stays readable. Cut to outsz.
+ * A log line as the console and /dev/kmsg get it: controls as \xNN, the
+ * rest as it is, so that a name mp_escape() already escaped is not escaped
+ * twice and UTF-8 stays readable. The controls are C0 (ESC, BEL, a newline
+ * that would start a forged record), DEL, the C1 controls U+0080..U+009F
+ * (U+009B is CSI on the Linux console and in VTE terminals) and each byte
+ * that is no UTF-8 (a lone 0x9b is CSI to an 8-bit terminal). Cut to
+ * outsz, between characters.
  */
 void mp_escape_ctl(const char *in, char *out, size_t outsz)
 {
 	static const char hex[] = "0123456789abcdef";
-	size_t o = 0;
+	const unsigned char *p = (const unsigned char *)in;
+	size_t i, n, o = 0;
 
-	for (; *in && o + 5 < outsz; in++) {
-		unsigned char c = (unsigned char)*in;
+	if (outsz == 0)
+		return;
+	for (; *p; p += n) {
+		bool ctl;
 
-		if (c >= ' ' && c != 0x7f) {
-			out[o++] = (char)c;
+		n = utf8_len(p);
+		ctl = n == 0 || (n == 1 && (*p < ' ' || *p == 0x7f)) || (n == 2 && p[0] == 0xc2 && p[1] < 0xa0);
+		n = n ? n : 1;
+		if (o + (ctl ? 4 * n : n) >= outsz)
+			break;
+		if (!ctl) {
+			memcpy(out + o, p, n);
+			o += n;
 			continue;
 		}
-		out[o++] = '\\';
-		out[o++] = 'x';
-		out[o++] = hex[c >> 4];
-		out[o++] = hex[c & 15];
+		for (i = 0; i < n; i++) {
+			out[o++] = '\\';
+			out[o++] = 'x';
+			out[o++] = hex[p[i] >> 4];
+			out[o++] = hex[p[i] & 15];
+		}
 	}
 	out[o] = '\0';
 }

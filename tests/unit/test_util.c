@@ -33,6 +33,31 @@ static void names(void)
 	CHECK(!mp_name_is_safe(""));
 }
 
+/* A log line as the console gets it: C0, DEL, the C1 controls (U+009B is
+ * CSI on the Linux console and in VTE) and bytes that are no UTF-8 (a
+ * lone 0x9b is CSI to an 8-bit terminal) as \xNN; UTF-8 text and what
+ * mp_escape() made as they are; cut whole, never inside an escape or a
+ * character. */
+static void escape_ctl(void)
+{
+	char out[64];
+
+	mp_escape_ctl("a\033[1m\x7f\n\xc3\xa9 \\x1b", out, sizeof(out));
+	CHECK_STR(out, "a\\x1b[1m\\x7f\\x0a\xc3\xa9 \\x1b");
+	mp_escape_ctl("\xc2\x9b" "2J|\x9b|\xc2\x85|\xc2\xa0|\xff|\xc0\xaf|\xed\xa0\x80|\xe2\x82", out, sizeof(out));
+	CHECK_STR(out, "\\xc2\\x9b" "2J|\\x9b|\\xc2\\x85|\xc2\xa0|\\xff|\\xc0\\xaf|\\xed\\xa0\\x80|\\xe2\\x82");
+	mp_escape_ctl("ab\033", out, 6);
+	CHECK_STR(out, "ab");
+	mp_escape_ctl("ab\xe2\x82\xac", out, 5);
+	CHECK_STR(out, "ab");
+	mp_escape_ctl("ab\xe2\x82\xac", out, 6);
+	CHECK_STR(out, "ab\xe2\x82\xac");
+	mp_escape_ctl("ab\xc2\x9b", out, 10);
+	CHECK_STR(out, "ab");
+	mp_escape_ctl("ab\xc2\x9b", out, 11);
+	CHECK_STR(out, "ab\\xc2\\x9b");
+}
+
 static int fill_text(int fd, void *data)
 {
 	return mp_write_full(fd, data, strlen(data));
@@ -98,6 +123,7 @@ static void write_atomic(void)
 int main(void)
 {
 	RUN(names);
+	RUN(escape_ctl);
 	RUN(write_atomic);
 	return t_failed ? 1 : 0;
 }
