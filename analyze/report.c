@@ -6,6 +6,7 @@
  * without "modpreload" and "modules" is no report at all.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +20,16 @@ static const char *const count_names[] = {
 static double num(const struct an_json *j, const struct an_jval *o, const char *key, double def)
 {
 	return an_json_num(an_json_get(j, o, key), def);
+}
+
+/* The member as an int in [lo, hi], else def: a report's numbers are
+ * doubles from a file, one outside int's range cast to int is undefined
+ * behaviour, and a worker 1.5 is no worker either. */
+static int int_in(const struct an_json *j, const struct an_jval *o, const char *key, int lo, int hi, int def)
+{
+	double v = num(j, o, key, def);
+
+	return v >= lo && v <= hi && (int)v == v ? (int)v : def;
 }
 
 static const char *str(const struct an_json *j, const struct an_jval *o, const char *key)
@@ -75,8 +86,8 @@ static void module(const struct an_json *j, const struct an_jval *o, struct an_m
 	m->start_ms = num(j, o, "start_ms", 0);
 	m->end_ms = num(j, o, "end_ms", 0);
 	m->dup_bytes = dup && dup->type == AN_JNUM ? dup->num : -1;
-	m->worker = (int)num(j, o, "worker", -1);
-	m->wave = (int)num(j, o, "wave", 0);
+	m->worker = int_in(j, o, "worker", 0, INT_MAX, -1);
+	m->wave = int_in(j, o, "wave", 0, INT_MAX, 0);
 	m->no_device = num(j, o, "no_device", 0) != 0;
 	if (m->state == NULL)
 		m->state = "unknown";

@@ -209,8 +209,7 @@ int an_svg(FILE *out, const struct an_report *r)
 		fputs(" on ", out);
 		an_put_xml(out, r->kernel);
 	}
-	fprintf(out, ": %d modules loaded in %.1f ms</text>\n", r->nmods ? (int)r->counts[AN_LOADED] : 0,
-		r->end_ms);
+	fprintf(out, ": %.0f modules loaded in %.1f ms</text>\n", r->nmods ? r->counts[AN_LOADED] : 0, r->end_ms);
 	fprintf(out, "<text x=\"10\" y=\"38\">a bar per load, from its start to its end; a lane per worker; "
 		"critical chain %.1f ms (%d modules)%s</text>\n", r->chain_ms, r->nchain,
 		r->dry_run ? "; a dry run: nothing was loaded" : "");

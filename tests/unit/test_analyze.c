@@ -152,6 +152,38 @@ static void report(void)
 	free(buf);
 }
 
+static char *rendered(int (*draw)(FILE *, const struct an_report *), const char *text);
+
+/* Numbers no int holds are no worker and no wave: casting them would be
+ * undefined behaviour, and 1.5 is no worker either. */
+static void out_of_range(void)
+{
+	static const double workers[] = { 1e300, -1e300, 2147483648.0, -2147483649.0, 1.5, -2, 7 };
+	struct an_report r;
+	struct an_json j;
+	char *buf, text[1024];
+	size_t i, n;
+
+	n = (size_t)snprintf(text, sizeof(text), "{\"modpreload\": \"x\", \"counts\": {\"loaded\": 1e300},"
+			     " \"modules\": [");
+	for (i = 0; i < sizeof(workers) / sizeof(workers[0]); i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "%s{\"name\": \"m%zu\", \"worker\": %.17g,"
+				      " \"wave\": %.17g, \"start_ms\": 0, \"end_ms\": 1}", i ? ", " : "", i,
+				      workers[i], -workers[i]);
+	snprintf(text + n, sizeof(text) - n, "]}");
+	CHECK(parse(&j, text, &buf) == 0);
+	CHECK(an_report_read(&r, &j) == 0);
+	CHECK(r.nmods == 7);
+	for (i = 0; i + 1 < (size_t)r.nmods; i++)
+		CHECK(r.mods[i].worker == -1);
+	CHECK(r.mods[6].worker == 7);
+	CHECK(r.mods[0].wave == 0 && r.mods[1].wave == 0 && r.mods[5].wave == 2);
+	an_report_free(&r);
+	an_json_free(&j);
+	free(buf);
+	free(rendered(an_svg, text));
+}
+
 static char *captured(void (*put)(FILE *, const char *), const char *s)
 {
 	char *out = NULL;
@@ -255,6 +287,7 @@ int main(void)
 	RUN(refused);
 	RUN(bounds);
 	RUN(report);
+	RUN(out_of_range);
 	RUN(escapes);
 	RUN(hostile_report);
 	return 0;
