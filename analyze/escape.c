@@ -43,54 +43,69 @@ static bool control(unsigned cp)
 }
 
 /* Controls and bytes that are no UTF-8 as \xNN, each byte; the backslash
- * too, so that a name holding "\x1b" does not read as an escape. */
+ * too, so that a name holding "\x1b" does not read as an escape. What
+ * needs none goes out in runs. */
 void an_put_text(FILE *out, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *p = (const unsigned char *)s, *run = p;
 
-	while (p && *p) {
+	if (s == NULL)
+		return;
+	while (*p) {
 		unsigned cp = 0;
 		size_t i, n = utf8(p, &cp);
 
 		if (n > 0 && !control(cp) && cp != '\\') {
-			fwrite(p, 1, n, out);
 			p += n;
 			continue;
 		}
+		fwrite(run, 1, (size_t)(p - run), out);
 		for (i = 0; i < (n ? n : 1); i++)
 			fprintf(out, "\\x%02x", p[i]);
 		p += n ? n : 1;
+		run = p;
+	}
+	fwrite(run, 1, (size_t)(p - run), out);
+}
+
+/* What XML gets for the character cp (n bytes; 0: a byte that is no
+ * UTF-8), or NULL for the character itself. Markup as entities; what XML
+ * 1.0 cannot hold (C0 but the blanks, the noncharacters U+FFFE and
+ * U+FFFF, no UTF-8) and what it discourages and a terminal showing the
+ * file would act on (DEL, C1) as '?'. The blanks too: a name has none. */
+static const char *xml_for(unsigned cp, size_t n)
+{
+	if (n == 0 || control(cp) || cp == 0xfffe || cp == 0xffff)
+		return "?";
+	switch (cp) {
+	case '&': return "&amp;";
+	case '<': return "&lt;";
+	case '>': return "&gt;";
+	case '"': return "&quot;";
+	case '\'': return "&apos;";
+	default: return NULL;
 	}
 }
 
-/* Markup as entities; what XML 1.0 cannot hold (C0 but the blanks, the
- * noncharacters U+FFFE and U+FFFF, bytes that are no UTF-8) and what it
- * discourages and a terminal showing the file would act on (DEL, C1) as
- * '?': one a character, one a byte that is no UTF-8. The blanks too: a
- * name has none. */
 void an_put_xml(FILE *out, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *p = (const unsigned char *)s, *run = p;
 
-	while (p && *p) {
+	if (s == NULL)
+		return;
+	while (*p) {
 		unsigned cp = 0;
 		size_t n = utf8(p, &cp);
+		const char *esc = xml_for(cp, n);
 
-		switch (n ? cp : 0) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		case '\'': fputs("&apos;", out); break;
-		default:
-			if (n == 0 || control(cp) || cp == 0xfffe || cp == 0xffff) {
-				fputc('?', out);
-				n = n ? n : 1;
-			} else {
-				fwrite(p, 1, n, out);
-			}
-			break;
+		if (esc == NULL) {
+			p += n;
+			continue;
 		}
-		p += n;
+		fwrite(run, 1, (size_t)(p - run), out);
+		fputs(esc, out);
+		p += n ? n : 1;
+		run = p;
 	}
+	fwrite(run, 1, (size_t)(p - run), out);
 }

@@ -12,6 +12,9 @@
 
 #include "analyze.h"
 
+/* look-ups of a name that go through the list, more sort it */
+#define AN_FEW_LOOKUPS 32
+
 static const char *const count_names[] = {
 	[AN_LOADED] = "loaded", [AN_LIVE] = "live", [AN_BUILTIN] = "builtin", [AN_FAILED] = "failed",
 	[AN_SKIPPED] = "skipped", [AN_HUNG] = "hung", [AN_NODEV] = "no_device",
@@ -47,14 +50,56 @@ static int count(const struct an_json *j, const struct an_jval *arr)
 	return n;
 }
 
-static int find(const struct an_report *r, const char *name)
+static int by_name(const void *a, const void *b)
+{
+	const struct an_module *x = *(const struct an_module *const *)a;
+	const struct an_module *y = *(const struct an_module *const *)b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x > y) - (x < y);
+}
+
+/* The modules by name, a name's first module first: a made-up report may
+ * name every module on the chain and as held, and a look-up each through
+ * the list was quadratic (100,000 modules: a minute). */
+static int by_names(const struct an_report *r, const struct an_module ***out)
 {
 	int i;
 
-	for (i = 0; name && i < r->nmods; i++)
-		if (strcmp(r->mods[i].name, name) == 0)
-			return i;
-	return -1;
+	*out = calloc((size_t)r->nmods + 1, sizeof(**out));
+	if (*out == NULL)
+		return -ENOMEM;
+	for (i = 0; i < r->nmods; i++)
+		(*out)[i] = &r->mods[i];
+	qsort(*out, (size_t)r->nmods, sizeof(**out), by_name);
+	return 0;
+}
+
+/* The first module called name, or -1; byname is by_names()'s, or NULL
+ * for a look-up through the list. */
+static int find(const struct an_report *r, const struct an_module *const *byname, const char *name)
+{
+	int i, lo = 0, hi = r->nmods;
+
+	if (name == NULL)
+		return -1;
+	if (byname == NULL) {
+		for (i = 0; i < r->nmods; i++)
+			if (strcmp(r->mods[i].name, name) == 0)
+				return i;
+		return -1;
+	}
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (strcmp(byname[mid]->name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == r->nmods || strcmp(byname[lo]->name, name) != 0)
+		return -1;
+	return (int)(byname[lo] - r->mods);
 }
 
 /* The strings of an array (those that are strings), into a new list. */
@@ -115,7 +160,8 @@ static int modules(struct an_report *r, const struct an_json *j, const struct an
 	return 0;
 }
 
-static int critical(struct an_report *r, const struct an_json *j, const struct an_jval *cp)
+static int critical(struct an_report *r, const struct an_module *const *byname, const struct an_json *j,
+		    const struct an_jval *cp)
 {
 	const struct an_jval *c, *names = an_json_get(j, cp, "modules");
 
@@ -124,7 +170,7 @@ static int critical(struct an_report *r, const struct an_json *j, const struct a
 		return -ENOMEM;
 	r->chain_ms = num(j, cp, "ms", 0);
 	for (c = an_json_first(j, names); c; c = an_json_next(j, c)) {
-		int i = find(r, an_json_str(c, NULL));
+		int i = find(r, byname, an_json_str(c, NULL));
 
 		if (i < 0)
 			continue;
@@ -134,7 +180,8 @@ static int critical(struct an_report *r, const struct an_json *j, const struct a
 	return 0;
 }
 
-static void handover(struct an_report *r, const struct an_json *j, const struct an_jval *h)
+static void handover(struct an_report *r, const struct an_module *const *byname, const struct an_json *j,
+		     const struct an_jval *h)
 {
 	const struct an_jval *c;
 
@@ -144,11 +191,31 @@ static void handover(struct an_report *r, const struct an_json *j, const struct 
 	r->handover_ms = num(j, h, "at_ms", 0);
 	r->replayed = num(j, h, "replayed", 0);
 	for (c = an_json_first(j, an_json_get(j, h, "held")); c; c = an_json_next(j, c)) {
-		int i = find(r, an_json_str(c, NULL));
+		int i = find(r, byname, an_json_str(c, NULL));
 
 		if (i >= 0)
 			r->mods[i].held = true;
 	}
+}
+
+/* What names modules: the critical chain, the hand-over's held list. A
+ * run's are short (a chain of ten, a few held): a few look-ups through the
+ * list cost less than sorting it, and stay linear. */
+static int links(struct an_report *r, const struct an_json *j, const struct an_jval *top)
+{
+	const struct an_jval *cp = an_json_get(j, top, "critical_path"), *h = an_json_get(j, top, "handover");
+	const struct an_module **byname = NULL;
+	int e = 0;
+
+	if (count(j, an_json_get(j, cp, "modules")) + count(j, an_json_get(j, h, "held")) > AN_FEW_LOOKUPS)
+		e = by_names(r, &byname);
+	if (e < 0)
+		return e;
+	e = critical(r, byname, j, cp);
+	if (e == 0)
+		handover(r, byname, j, h);
+	free(byname);
+	return e;
 }
 
 int an_report_read(struct an_report *r, const struct an_json *j)
@@ -175,7 +242,7 @@ int an_report_read(struct an_report *r, const struct an_json *j)
 		r->counts[i] = num(j, an_json_get(j, top, "counts"), count_names[i], 0);
 	e = modules(r, j, v);
 	if (e == 0)
-		e = critical(r, j, an_json_get(j, top, "critical_path"));
+		e = links(r, j, top);
 	if (e == 0)
 		e = strings(j, an_json_get(j, an_json_get(j, top, "requests"), "missing_names"), &r->missing,
 			    &r->nmissing);
@@ -185,7 +252,6 @@ int an_report_read(struct an_report *r, const struct an_json *j)
 		an_report_free(r);
 		return e;
 	}
-	handover(r, j, an_json_get(j, top, "handover"));
 	/* an estimate the run made (modpreload --estimate, -n): an object;
 	 * null or missing when it made none */
 	v = an_json_get(j, top, "duplicate_cost");

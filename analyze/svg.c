@@ -59,38 +59,38 @@ static int drawn(const struct an_module *m)
 	return m->worker >= 0 && (m->end_ms > m->start_ms || strcmp(m->state, "hung") == 0);
 }
 
-/* The lanes: the workers that loaded something, in order. */
+static int by_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The lanes: the workers that loaded something, in order, each once;
+ * sorted, not inserted one by one: a made-up report may give every
+ * module a worker of its own. */
 static int lanes(const struct an_report *r, int **out)
 {
-	int *l, n = 0, i, j;
+	int *l, n = 0, k = 0, i;
 
 	*out = l = calloc((size_t)r->nmods + 1, sizeof(int));
 	if (l == NULL)
 		return -ENOMEM;
-	for (i = 0; i < r->nmods; i++) {
-		int w = r->mods[i].worker;
-
-		if (!drawn(&r->mods[i]))
-			continue;
-		for (j = 0; j < n && l[j] < w; j++)
-			;
-		if (j < n && l[j] == w)
-			continue;
-		memmove(l + j + 1, l + j, (size_t)(n - j) * sizeof(int));
-		l[j] = w;
-		n++;
-	}
-	return n;
+	for (i = 0; i < r->nmods; i++)
+		if (drawn(&r->mods[i]))
+			l[n++] = r->mods[i].worker;
+	qsort(l, (size_t)n, sizeof(int), by_int);
+	for (i = 0; i < n; i++)
+		if (k == 0 || l[k - 1] != l[i])
+			l[k++] = l[i];
+	return k;
 }
 
 static int lane_of(const int *l, int n, int worker)
 {
-	int i;
+	const int *p = bsearch(&worker, l, (size_t)n, sizeof(int), by_int);
 
-	for (i = 0; i < n; i++)
-		if (l[i] == worker)
-			return i;
-	return 0;
+	return p ? (int)(p - l) : 0;
 }
 
 static void bar(FILE *out, const struct an_report *r, const struct an_module *m, double sx, int lane)

@@ -152,6 +152,34 @@ static void report(void)
 	free(buf);
 }
 
+/* A name twice: the chain and the held list name its first module, as
+ * the look-up through the list did before the names were sorted; both
+ * ways (a few look-ups go through the list, more sort it). */
+static void same_name(void)
+{
+	struct an_report r;
+	struct an_json j;
+	char *buf, text[1024];
+	int i, n, k;
+
+	for (k = 0; k < 2; k++) {
+		n = snprintf(text, sizeof(text), "{\"modpreload\": \"x\", \"critical_path\": {\"modules\": "
+			     "[\"b\", \"a\", \"z\"");
+		for (i = 0; i < k * 40; i++)
+			n += snprintf(text + n, sizeof(text) - (size_t)n, ", \"c\"");
+		snprintf(text + n, sizeof(text) - (size_t)n, "]}, \"handover\": {\"held\": [\"a\"]}, \"modules\":"
+			 " [{\"name\": \"b\"}, {\"name\": \"a\"}, {\"name\": \"a\"}, {\"name\": \"c\"}]}");
+		CHECK(parse(&j, text, &buf) == 0);
+		CHECK(an_report_read(&r, &j) == 0);
+		CHECK(r.nchain == 2 + k * 40 && r.chain[0] == 0 && r.chain[1] == 1);
+		CHECK(k == 0 || r.chain[r.nchain - 1] == 3);
+		CHECK(r.mods[1].held && !r.mods[2].held && r.mods[1].critical && !r.mods[2].critical);
+		an_report_free(&r);
+		an_json_free(&j);
+		free(buf);
+	}
+}
+
 static char *rendered(int (*draw)(FILE *, const struct an_report *), const char *text);
 
 /* Numbers no int holds are no worker and no wave: casting them would be
@@ -288,6 +316,7 @@ int main(void)
 	RUN(bounds);
 	RUN(report);
 	RUN(out_of_range);
+	RUN(same_name);
 	RUN(escapes);
 	RUN(hostile_report);
 	return 0;
