@@ -36,6 +36,21 @@ core_started_after() {
 	[ -n "$_cb_a" ] && [ -n "$_cb_b" ] && [ "$_cb_a" -lt "$_cb_b" ]
 }
 
+# core_run_calls RUN FILE: "NAME ENTER_US EXIT_US RET" per load syscall
+# of RUN (its "RUN.call.NAME=..." lines); RET as the kernel traced it, hex
+# ("0x0" on success, "0xffffffffffffffef" for EEXIST)
+core_run_calls() {
+	mpt_keys "$1.call." "$2" | sed "s/^$1\.call\.//; s/=/,/" | awk -F, '{ print $1, $2, $3, $4 }'
+}
+
+# core_run_failed RUN FILE: how many of RUN's load syscalls did not return
+# 0. RET is compared as the string "0x0": mawk and busybox awk read "0x0"
+# as the number 0, gawk as a string that is not 0 (issue 36: under gawk
+# every call of core-sched's runs counted as failed).
+core_run_failed() {
+	core_run_calls "$1" "$2" | awk '$4 != "0x0"' | wc -l
+}
+
 # core_max_parallel FILE: the most load syscalls in flight at once
 core_max_parallel() {
 	mpt_keys call. "$1" | cut -d= -f2 | awk -F, '{ print $1, 1; print $2, -1 }' |

@@ -35,7 +35,7 @@ if [ "$rc" != 0 ]; then
 fi
 
 # calls RUN: "NAME ENTER_US EXIT_US RET" per load of that run
-calls() { mpt_keys "$1.call." "$r" | sed "s/^$1\.call\.//; s/=/,/" | awk -F, '{ print $1, $2, $3, $4 }'; }
+calls() { core_run_calls "$1" "$r"; }
 span_ms() { calls "$1" | awk 'NR == 1 { a = $2; b = $3 } { if ($2 < a) a = $2; if ($3 > b) b = $3 } END { print int((b - a) / 1000) }'; }
 most() { calls "$1" | awk '{ print $2, 1; print $3, -1 }' | sort -n -k1,1 -k2,2 | awk '{ n += $2; if (n > m) m = n } END { print m + 0 }'; }
 enter() { calls "$1" | awk -v m="$2" '$1 == m { print $2 }'; }
@@ -44,7 +44,7 @@ exit_() { calls "$1" | awk -v m="$2" '$1 == m { print $3 }'; }
 for run in fifo cpf first prof; do
 	eq "$run: exit" "$(mpt_get "$run.rc" "$r")" 0
 	eq "$run: 13 loads" "$(calls "$run" | wc -l)" 13
-	eq "$run: all succeeded" "$(calls "$run" | awk '$4 != 0' | wc -l)" 0
+	eq "$run: all succeeded" "$(core_run_failed "$run" "$r")" 0
 done
 # arrival order: the chain's second link waits for the leaves (the last
 # leaf and it may leave the queue together, and enter in either order)
