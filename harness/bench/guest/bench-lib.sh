@@ -70,7 +70,7 @@ bench_kstats() {
 bench_kstats_delta() {
 	[ -s "$2" ] || return 0
 	awk -F'\t' 'NR == FNR { b[$1] = $2; next }
-		$1 !~ /^Av/ { printf "MPT: bench.ks.%s=%d\n", $1, $2 - b[$1] }' "$1" "$2"
+		$1 !~ /^Av/ { printf "MPT: bench.ks.%s=%.0f\n", $1, $2 - b[$1] }' "$1" "$2"
 }
 
 # --- the contenders -----------------------------------------------------------

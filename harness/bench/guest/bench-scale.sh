@@ -27,7 +27,7 @@ snap() {
 # delta CONTENDER BEFORE AFTER
 delta() {
 	awk -F'\t' -v c="$1" 'NR == FNR { b[$1] = $2; next }
-		{ d = $2 - b[$1]; if (d != 0 || $1 ~ /^ks\./) printf "MPT: scale.%s.%s=%d\n", c, $1, d }' "$2" "$3"
+		{ d = $2 - b[$1]; if (d != 0 || $1 ~ /^ks\./) printf "MPT: scale.%s.%s=%.0f\n", c, $1, d }' "$2" "$3"
 }
 
 unload_all() {

@@ -245,8 +245,9 @@ awk '
 		      "initrd.udev_forks booted.udev_forks initrd.failed_read booted.failed_read " \
 		      "initrd.failed_image booted.failed_image initrd.failed_decompressed " \
 		      "booted.failed_decompressed", k, " ")
-		for (i = 1; i in k; i++) { printf "MPT: %s=%d\n", k[i], x[k[i]]; done[k[i]] = 1 }
-		for (key in x) if (!(key in done)) printf "MPT: %s=%d\n", key, x[key]
+		# %.0f: the byte sums may pass 2^31, where %d wraps in busybox awk
+		for (i = 1; i in k; i++) { printf "MPT: %s=%.0f\n", k[i], x[k[i]]; done[k[i]] = 1 }
+		for (key in x) if (!(key in done)) printf "MPT: %s=%.0f\n", key, x[key]
 		printf "MPT: udev_loaded=%s\nMPT: boot.dup_names=%s\nMPT: marker=%d\n", ul, dl, marker
 		printf "MPT: boot.dup_other=%s\n", do_
 		printf "MPT: boot.outside_loaded=%s\n", ol

@@ -7,6 +7,9 @@
 # failed before the kernel named the module). Times are trace timestamps
 # in microseconds; RET is the syscall's return value as traced; SYSCALL is
 # finit or init; FLAGS finit_module's flags (4: compressed), "-" for init.
+# The trace is $MPT_TRACE's (lib.sh's; scripts/lint-awk.sh points it at a
+# sample). The times print with %.0f: busybox awk's %d wraps past 2^31 (an
+# uptime of 2147 s), mawk's stops there.
 core_calls() {
 	awk '
 	function ts(   i, s) {
@@ -31,15 +34,15 @@ core_calls() {
 	/ sys_f?init_module -> / {
 		t = tid()
 		if (t in enter)
-			printf "MPT: call.%s=%d,%d,%s,%s,%s,%s\n", (name[t] == "" ? "?" t : name[t]),
+			printf "MPT: call.%s=%.0f,%.0f,%s,%s,%s,%s\n", (name[t] == "" ? "?" t : name[t]),
 				enter[t], ts(), $NF, t, kind[t], fl[t]
 		delete enter[t]
 		next
-	}' /sys/kernel/tracing/trace
+	}' "${MPT_TRACE:-/sys/kernel/tracing}/trace"
 }
 
 core_trace_clear() {
-	: >/sys/kernel/tracing/trace
+	: >"${MPT_TRACE:-/sys/kernel/tracing}/trace"
 }
 
 # core_report FILE [PREFIX]: the report's numbers as MPT lines.

@@ -66,4 +66,4 @@ core_calls | sed 's/call\./spina.call./'
 dmesg | awk '/mpt: spin mpt_fan1[0-7] (start|end)$/ {
 	t = $0; sub(/^[^[]*\[ */, "", t); sub(/\].*/, "", t)
 	n = $(NF - 1); if ($NF == "start") s[n] = int(t * 1000000); else e[n] = int(t * 1000000)
-} END { for (n in s) printf "MPT: spinwin.%s=%d,%d\n", n, s[n], e[n] }'
+} END { for (n in s) printf "MPT: spinwin.%s=%.0f,%.0f\n", n, s[n], e[n] }'
