@@ -81,6 +81,15 @@ lint() {
 	else
 		echo "FAIL: lint/shellcheck"
 	fi
+	# no merge left half done (issue 36: harness/README.md once held both
+	# sides of one): no conflict marker in any tracked file
+	markers=$(ls_tracked '*' | tr '\n' '\0' | xargs -0 -r grep -I -n -E '^(<<<<<<<|>>>>>>>)( |$)|^=======$' -- \
+		2>/dev/null | cut -d: -f1,2)
+	if [ -z "$markers" ]; then
+		echo "PASS: lint/conflicts (no conflict marker in $(ls_tracked '*' | wc -l) tracked files)"
+	else
+		echo "FAIL: lint/conflicts: conflict markers at $(echo "$markers" | head -n 5 | tr '\n' ' ')"
+	fi
 	if scripts/style.sh >&2; then
 		echo "PASS: lint/style (tabs, no trailing blanks, <= 120 columns: scripts/style.sh)"
 	else
