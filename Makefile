@@ -174,7 +174,7 @@ soak: deps
 	bench/soak.sh -n $(N)
 
 # --- fuzzing (libFuzzer) ---
-FUZZERS := cmdline conf uevent kstats index profile
+FUZZERS := cmdline conf uevent kstats index profile analyze
 # what the fast tier runs, named for a sub-make: it reads init.mk's test
 # (which needs libblkid-dev) only after `deps` has installed it
 unit-bins: $(UNIT_BINS) $(FUZZERS:%=$(B)/fuzz/fuzz_%)

@@ -35,6 +35,17 @@ $(B)/unit/test_analyze: tests/unit/test_analyze.c tests/unit/t.h $(filter-out %/
 
 EXTRA_UNIT += $(B)/asan/modpreload-analyze $(B)/unit/test_analyze
 
+# --- the fuzz tier's target (FUZZERS in the Makefile): a report from anywhere ---
+# clang's -fsanitize=undefined has float-cast-overflow (GCC's has not);
+# integer adds the conversions and wraps that are defined but wrong for a
+# number from a file; local-bounds the indexes into local arrays. No
+# recovery: what they find is a crash libFuzzer keeps, not a line in its log.
+ANALYZE_LIB_SRC = $(filter-out analyze/main.c,$(ANALYZE:%=analyze/%.c))
+$(B)/fuzz/fuzz_analyze: tests/fuzz/fuzz_analyze.c $(ANALYZE_LIB_SRC) $(ANALYZE_HDRS)
+	@mkdir -p $(dir $@)
+	$(CLANG) $(CFLAGS_COMMON) -Ianalyze -g -O1 -fsanitize=fuzzer,address,undefined,integer,local-bounds \
+		-fno-sanitize-recover=all -o $@ $< $(ANALYZE_LIB_SRC)
+
 # --- install ---
 LIBEXECDIR ?= $(PREFIX)/lib/modpreload
 .PHONY: install-analyze

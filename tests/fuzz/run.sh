@@ -4,12 +4,15 @@
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 secs=${1:-60}
-for t in cmdline conf uevent kstats index profile; do
+for t in cmdline conf uevent kstats index profile analyze; do
 	work=$top/build/fuzz/corpus/$t
 	mkdir -p "$work"
 	log=$top/build/fuzz/$t.log
+	# a target's words (tests/fuzz/NAME.dict), when it has them
+	dict=$top/tests/fuzz/$t.dict
+	[ -f "$dict" ] || dict=
 	if "$top/build/fuzz/fuzz_$t" -max_total_time="$secs" -max_len=65536 -timeout=10 \
-		-rss_limit_mb=2048 -artifact_prefix="$top/build/fuzz/$t-" \
+		-rss_limit_mb=2048 -artifact_prefix="$top/build/fuzz/$t-" ${dict:+"-dict=$dict"} \
 		"$work" "$top/tests/fuzz/corpus/$t" >"$log" 2>&1; then
 		echo "PASS: fuzz/$t ($(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$log") runs)"
 	else
