@@ -140,6 +140,9 @@ lint() {
 	scripts/lint-release.sh
 	# the options' table and the manual page name the same options
 	scripts/lint-options.sh
+	# the harness's awk programs read a trace alike under mawk, gawk and
+	# busybox awk (issue 36)
+	scripts/lint-awk.sh
 }
 
 vm() {
