@@ -57,7 +57,7 @@ struct an_module {
 };
 
 struct an_report {
-	const char *version, *kernel, *mode;
+	const char *version, *kernel, *mode, *boot_id;
 	bool dry_run;
 	double elapsed_ms, jobs, timeout_ms;
 	double requests, unique, dups, bytes_not_read;
@@ -85,6 +85,11 @@ void an_report_free(struct an_report *r);
 /* the kind of problem a module is, or NULL: "failed", "hung", "skipped",
  * "no device" */
 const char *an_report_problem(const struct an_module *m);
+
+/* whose boot the report is: this one's (or this one's id is unknown:
+ * this_boot NULL), another's, or it carries no boot id */
+enum an_boot { AN_BOOT_THIS, AN_BOOT_OTHER, AN_BOOT_NONE };
+enum an_boot an_report_boot(const struct an_report *r, const char *this_boot);
 
 /* --- text.c, svg.c ------------------------------------------------------------ */
 

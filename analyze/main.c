@@ -46,6 +46,38 @@ static void say(const char *what, const char *why)
 	fprintf(stderr, ": %s\n", why);
 }
 
+/* One line when the report is not this boot's, or cannot say whose it is:
+ * a report travels (bug reports), and the booted system keeps the last
+ * one across boots. */
+static void boot_note(const char *path, const struct an_report *r)
+{
+	char id[64] = "";
+	ssize_t n = -1;
+	int fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		n = read(fd, id, sizeof(id) - 1);
+		close(fd);
+	}
+	id[n > 0 ? strcspn(id, "\n") : 0] = '\0';
+	switch (an_report_boot(r, id[0] ? id : NULL)) {
+	case AN_BOOT_THIS:
+		return;
+	case AN_BOOT_NONE:
+		say(path, "no boot id in the report: it may not be this boot's");
+		return;
+	case AN_BOOT_OTHER:
+		fputs("modpreload analyze: ", stderr);
+		an_put_text(stderr, path);
+		fputs(": not this boot's report (its boot id ", stderr);
+		an_put_text(stderr, r->boot_id);
+		fputs(", this boot's ", stderr);
+		an_put_text(stderr, id);
+		fputs(")\n", stderr);
+		return;
+	}
+}
+
 /* The whole file (or standard input) into *buf. */
 static int slurp(const char *path, char **buf, size_t *len)
 {
@@ -162,6 +194,7 @@ int main(int argc, char **argv)
 		free(buf);
 		return MP_EXIT_NOTHING;
 	}
+	boot_note(path, &r);
 	if (svg == NULL || strcmp(svg, "-") != 0) {
 		e = an_text(stdout, &r);
 		if (e == 0 && fflush(stdout) != 0)

@@ -230,6 +230,7 @@ int an_report_read(struct an_report *r, const struct an_json *j)
 	r->version = str(j, top, "modpreload");
 	r->kernel = str(j, top, "kernel");
 	r->mode = str(j, top, "mode");
+	r->boot_id = str(j, top, "boot_id");
 	r->dry_run = num(j, top, "dry_run", 0) != 0;
 	r->elapsed_ms = num(j, top, "elapsed_ms", 0);
 	r->jobs = num(j, top, "jobs", 0);
@@ -287,4 +288,15 @@ const char *an_report_problem(const struct an_module *m)
 	if (strcmp(m->state, "skipped") == 0)
 		return "skipped";
 	return NULL;
+}
+
+/* A report is read on other machines and after other boots: the boot id
+ * says whose it is (the kernel's random one, new at each boot). */
+enum an_boot an_report_boot(const struct an_report *r, const char *this_boot)
+{
+	if (r->boot_id == NULL || r->boot_id[0] == '\0')
+		return AN_BOOT_NONE;
+	if (this_boot == NULL || strcmp(r->boot_id, this_boot) == 0)
+		return AN_BOOT_THIS;
+	return AN_BOOT_OTHER;
 }

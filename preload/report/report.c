@@ -242,6 +242,7 @@ int mp_report_json(struct mp_ctx *ctx, int fd)
 	const struct mp_env *env = mp_ctx_env(ctx);
 	struct mp_json j;
 	struct mp_totals t;
+	char boot_id[64] = "";
 	int i;
 
 	mp_outcome_totals(ctx, &t);
@@ -249,6 +250,10 @@ int mp_report_json(struct mp_ctx *ctx, int fd)
 	mp_json_obj_begin(&j, NULL);
 	mp_json_str(&j, "modpreload", MP_VERSION);
 	mp_json_str(&j, "kernel", env->kver);
+	/* whose boot the report is: analyze says when it is not this one's */
+	if (mp_read_file("/proc/sys/kernel/random/boot_id", boot_id, sizeof(boot_id), NULL) == 0)
+		boot_id[strcspn(boot_id, "\n")] = '\0';
+	mp_json_str(&j, "boot_id", boot_id[0] ? boot_id : NULL);
 	mp_json_str(&j, "moddir", env->moddir);
 	mp_json_bool(&j, "dry_run", env->dry_run);
 	mp_json_str(&j, "mode", env->waves ? "waves" : "dataflow");

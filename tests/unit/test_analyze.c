@@ -180,6 +180,39 @@ static void same_name(void)
 	}
 }
 
+/* The report's boot id against this boot's: the same (or this boot's
+ * unknown) says nothing; another, or none, is said. */
+static void boot_id(void)
+{
+	static const struct {
+		const char *text, *this_boot;
+		enum an_boot want;
+	} cases[] = {
+		{ "\"boot_id\": \"b1\"", "b1", AN_BOOT_THIS },
+		{ "\"boot_id\": \"b1\"", "b2", AN_BOOT_OTHER },
+		{ "\"boot_id\": \"b1\"", NULL, AN_BOOT_THIS },
+		{ "\"boot_id\": \"\"", "b1", AN_BOOT_NONE },
+		{ "\"boot_id\": 7", "b1", AN_BOOT_NONE },
+		{ "\"kernel\": \"6.1\"", "b1", AN_BOOT_NONE },
+		{ "\"kernel\": \"6.1\"", NULL, AN_BOOT_NONE },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct an_report r;
+		struct an_json j;
+		char *buf, text[256];
+
+		snprintf(text, sizeof(text), "{\"modpreload\": \"x\", %s, \"modules\": []}", cases[i].text);
+		CHECK(parse(&j, text, &buf) == 0);
+		CHECK(an_report_read(&r, &j) == 0);
+		CHECK(an_report_boot(&r, cases[i].this_boot) == cases[i].want);
+		an_report_free(&r);
+		an_json_free(&j);
+		free(buf);
+	}
+}
+
 static char *rendered(int (*draw)(FILE *, const struct an_report *), const char *text);
 
 /* Numbers no int holds are no worker and no wave: casting them would be
@@ -317,6 +350,7 @@ int main(void)
 	RUN(report);
 	RUN(out_of_range);
 	RUN(same_name);
+	RUN(boot_id);
 	RUN(escapes);
 	RUN(hostile_report);
 	return 0;

@@ -84,6 +84,21 @@ t_analyze() {
 	# the same from standard input
 	"$bin" analyze - <"$t/r.json" >"$t/an.stdin" 2>&1
 	check "from standard input: the same" cmp -s "$t/an.out" "$t/an.stdin"
+	# the boot id: the report carries this boot's, and analyze says when a
+	# report carries another's or none (the analysis still follows)
+	this=$(cat /proc/sys/kernel/random/boot_id)
+	check "the report carries this boot's id" eq "$(jq -r .boot_id "$t/r.json")" "$this"
+	jq '.boot_id = "0f6e6d1c-3a43-4a4e-9d53-1f1b0f1d2e3c\u001b"' "$t/r.json" >"$t/other.json"
+	analyze "$t/other.json"
+	check "another boot's: exit 0" eq "$arc" 0
+	check "another boot's: said, once" eq "$(cat "$t/an.err")" \
+		"modpreload analyze: $t/other.json: not this boot's report (its boot id 0f6e6d1c-3a43-4a4e-9d53-1f1b0f1d2e3c\x1b, this boot's $this)"
+	check "another boot's: the analysis" grep -q "^Critical chain" "$t/an.out"
+	jq 'del(.boot_id)' "$t/r.json" >"$t/none.json"
+	analyze "$t/none.json"
+	check "no boot id: exit 0" eq "$arc" 0
+	check "no boot id: said, once" eq "$(cat "$t/an.err")" \
+		"modpreload analyze: $t/none.json: no boot id in the report: it may not be this boot's"
 }
 
 t_analyze_svg() {
