@@ -26,14 +26,19 @@
  * image's MODULES) is skipped by systemd-modules-load and `modprobe -b`
  * when held, and what is ordered after them would not wait for it. Until
  * every module left is held or joined there is no hand-over: the run waits
- * as it did before. Joined (may_join): on 6.5 and later the kernel joins a
- * second finit_module of a file to one in flight (idempotent_init_module),
- * so once our call is in, the modprobe by name or the kernel's own request
- * waits inside its call for ours and returns what ours returns, reading
- * nothing, as it would have waited for its own load. Only where no device
- * alias leads to the module: udev would ask for it too, and a kmod that
- * decompresses in user space (30 and older) calls init_module, which the
- * kernel does not join.
+ * as it did before. Joined (may_join): once our call is in the kernel, a
+ * modprobe by name or the kernel's own request for the module waits inside
+ * its call for ours, on every kernel, and then answers as ours did: on 6.5
+ * and later the kernel joins a second finit_module of the same file to ours
+ * (idempotent_init_module) and reads nothing; before 6.5, or through
+ * init_module (a kmod that decompresses in user space), the kernel reads
+ * and checks the file, waits for ours to be live (add_unformed_module) and
+ * refuses it with EEXIST, which libkmod counts as loaded. That is one
+ * refused duplicate for each program that asks while ours runs (counted by
+ * the harness and named); waiting for such a module before the hand-over
+ * held the whole boot for every load in flight (15 s under TCG at 16
+ * vCPUs on 6.1, while all its loads ran). Only where no device alias leads
+ * to the module: udev would ask for it once per device.
  *
  * This process may outlive the initramfs: it ignores the signals a
  * stopping unit or init sends (a fatal signal pending would abort the
@@ -162,7 +167,7 @@ static void mark_holdable(struct mp_ctx *ctx)
 		if (p->mods[i].holdable == 2 && !mp_state_done(p->mods[i].state))
 			mp_log(ctx, MP_LOG_DEBUG, "%s: asked for by name or by a kernel alias: not held; the "
 			       "run waits for it%s", p->mods[i].name,
-			       p->mods[i].udev_alias ? "" : " until the kernel can join others' loads to ours");
+			       p->mods[i].udev_alias ? "" : " until our load of it is in the kernel");
 }
 
 static int held_path(char *buf, size_t size, const char *dir, const char *name)
@@ -174,25 +179,19 @@ static int held_path(char *buf, size_t size, const char *dir, const char *name)
 
 /*
  * Whether M, not holdable, may be left to the kernel (joined): ours is
- * under way (a worker has it) on 6.5 or later, through finit (the file
- * plain, or in the format the kernel decompresses), so a second
- * finit_module of the file joins ours; no device alias leads to it (a kmod
- * that decompresses in user space, 30 and older, calls init_module, which
- * the kernel does not join: udev's call would be read and refused); and no
- * other run holds it (the initramfs's, for a module the root's
- * modules-load.d names: its blacklist would have systemd-modules-load skip
- * it, and our worker may be waiting for that run's load, another file).
+ * under way (a worker has it), so another program's call for it waits in
+ * the kernel for ours (merged on 6.5+, refused with EEXIST once ours is
+ * live before that); no device alias leads to it (udev would ask once per
+ * device); and no other run holds it (the initramfs's, for a module the
+ * root's modules-load.d names: its blacklist would have
+ * systemd-modules-load skip it, and our worker may be waiting for that
+ * run's load, another file).
  */
 static bool may_join(const struct mp_env *env, const struct mp_module *m, const char *dir)
 {
-	const struct mp_format *f;
 	char path[PATH_MAX];
 
-	if (m->state != MP_RUNNING || m->path == NULL || m->udev_alias || !env->live_state ||
-	    mp_kernel_version(env->kver) < 6005)
-		return false;
-	f = mp_decompress_format(m->path);
-	if (f != NULL && strcmp(env->compression, f->name) != 0)
+	if (m->state != MP_RUNNING || m->path == NULL || m->udev_alias || !env->live_state)
 		return false;
 	return held_path(path, sizeof(path), dir, m->name) == 0 && access(path, F_OK) < 0 &&
 	       errno == ENOENT;
