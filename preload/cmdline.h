@@ -28,7 +28,8 @@ struct mp_cmdline {
 	int nmodules;
 	char **modules_load;   /* modules_load=, modules-load= (systemd-modules-load's) */
 	int nmodules_load;
-	char **blacklist;      /* modprobe.blacklist=, rd.driver.blacklist= */
+	char **blacklist;      /* modprobe.blacklist=, rd.driver.blacklist=,
+				  rd.driver.post= */
 	int nblacklist;
 	char **kblacklist;     /* module_blacklist=: the kernel refuses these */
 	int nkblacklist;

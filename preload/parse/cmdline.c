@@ -259,7 +259,10 @@ static int on_word(void *data, const struct word *w)
 		return push_list(c, key, &c->modules, &c->nmodules, value);
 	if (strcmp(key, "modules_load") == 0 || strcmp(key, "modules-load") == 0)
 		return push_list(c, key, &c->modules_load, &c->nmodules_load, value);
-	if (strcmp(key, "modprobe.blacklist") == 0 || strcmp(key, "rd.driver.blacklist") == 0)
+	/* dracut writes rd.driver.blacklist= and rd.driver.post= (loaded
+	 * by name once udev has settled) into modprobe.d as blacklist lines */
+	if (strcmp(key, "modprobe.blacklist") == 0 || strcmp(key, "rd.driver.blacklist") == 0 ||
+	    strcmp(key, "rd.driver.post") == 0)
 		return push_list(c, key, &c->blacklist, &c->nblacklist, value);
 	if (strcmp(key, "module_blacklist") == 0)
 		return push_list(c, key, &c->kblacklist, &c->nkblacklist, value);

@@ -79,7 +79,7 @@ static void cmdline_modpreload(void)
 	CHECK(mp_cmdline_parse("rd.modpreload.modules=ext4,virtio-blk rd.driver.pre=e1000 "
 			       "rd.modpreload.jobs=4 rd.modpreload.timeout=9 "
 			       "modprobe.blacklist=floppy,pcspkr module_blacklist=nouveau "
-			       "rd.driver.blacklist=radeon mpt-params.value=7 "
+			       "rd.driver.blacklist=radeon rd.driver.post=mpt3sas mpt-params.value=7 "
 			       "mpt_params.label=\"two words\" snd.index rd.modpreload.jobs=many "
 			       "rd.break", &c) == 0);
 	CHECK(!c.disabled);
@@ -87,7 +87,9 @@ static void cmdline_modpreload(void)
 	CHECK(c.timeout_s == 9);
 	CHECK(c.nmodules == 3);
 	CHECK(c.nmodules == 3 && strcmp(c.modules[1], "virtio_blk") == 0);
-	CHECK(c.nblacklist == 3 && mp_cmdline_listed(c.blacklist, c.nblacklist, "radeon"));
+	CHECK(c.nblacklist == 4 && mp_cmdline_listed(c.blacklist, c.nblacklist, "radeon"));
+	/* dracut blacklists rd.driver.post='s too, until it loads them after udev */
+	CHECK(mp_cmdline_listed(c.blacklist, c.nblacklist, "mpt3sas"));
 	CHECK(c.nkblacklist == 1 && strcmp(c.kblacklist[0], "nouveau") == 0);
 	CHECK(c.noptions == 3);
 	if (c.noptions == 3) {
