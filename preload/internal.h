@@ -265,8 +265,16 @@ struct mp_lookup {
 /* The planner's state in the context, from its modules.dep.bin: before the
  * first request. */
 int mp_plan_start(struct mp_ctx *ctx);
-int mp_plan_resolve(struct mp_ctx *ctx, const char *alias, enum mp_source src, bool explicit_name);
-int mp_request(struct mp_ctx *ctx, const char *name_or_alias, enum mp_source src);
+/* Which names modprobe.d's blacklist and modprobe.blacklist= stop: those
+ * of the loader the request's source stands in for (modpreload(8), SOURCES).
+ * Never a dependency or a softdep of what is loaded, as with kmod. */
+enum mp_blacklist {
+	MP_BL_ALIASES, /* modprobe NAME: modules an alias leads to, not names */
+	MP_BL_NAMES,   /* modprobe -b, systemd-modules-load, udev: names too */
+};
+int mp_plan_resolve(struct mp_ctx *ctx, const char *alias, enum mp_source src, bool explicit_name,
+		    enum mp_blacklist bl);
+int mp_request(struct mp_ctx *ctx, const char *name_or_alias, enum mp_source src, enum mp_blacklist bl);
 /* modopts.c: modprobe.d's options for NAME (BASE, libkmod's, which ends
  * with those it read in /proc/cmdline), then the command line's; NULL: none */
 char *mp_modopts_for(struct mp_ctx *ctx, const char *base, const char *name);

@@ -72,6 +72,8 @@ struct mp_options {
 struct mp_run_args {
 	struct mp_options opts;
 	const char *const *names;   /* modules/aliases from the caller */
+	bool use_blacklist;         /* the blacklist stops names too, as
+				       modprobe -b's (else aliases only) */
 	const char *const *configs; /* modules-load.d style files */
 	bool default_configs;       /* /etc/modpreload.d, /usr/lib/modpreload.d */
 	bool modules_load;          /* modules-load.d and modules_load=, as

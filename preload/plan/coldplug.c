@@ -72,7 +72,9 @@ static int request_device(int dirfd, const char *devpath, const char *alias, voi
 	r = device_seen(sc->ctx, devpath, &was);
 	if (r < 0 || was)
 		return r;
-	return mp_request(sc->ctx, alias, sc->src);
+	/* udev's kmod builtin: KMOD_PROBE_APPLY_BLACKLIST (a modalias is
+	 * never a name: only aliases are stopped) */
+	return mp_request(sc->ctx, alias, sc->src, MP_BL_NAMES);
 }
 
 static int walk(int dirfd, char *devpath, size_t len, int depth, const struct visit *v)
@@ -190,7 +192,7 @@ int mp_coldplug_drain(struct mp_ctx *ctx)
 			return r;
 		if (was)
 			continue;
-		r = mp_request(ctx, alias, MP_SRC_UEVENT);
+		r = mp_request(ctx, alias, MP_SRC_UEVENT, MP_BL_NAMES);
 		if (r < 0)
 			return r;
 	}

@@ -24,7 +24,9 @@ struct mp_resolver {
 	const void *depbin;         /* modules.dep.bin, checked (moddir.c) */
 	size_t depbin_len;
 	struct mp_strmap *byname;   /* module name -> index in plan.mods */
-	struct mp_strmap *lookups;  /* normalised alias -> index in resolved[] */
+	/* normalised alias -> index in resolved[], a map for each blacklist
+	 * rule (a name one stops, the other loads) */
+	struct mp_strmap *lookups[2];
 	struct mp_strmap *softdeps; /* names with a softdep line; NULL: ask always */
 	bool softdeps_read;         /* softdeps made, on first use */
 	struct mp_lookup *resolved;
@@ -67,7 +69,8 @@ static void resolver_free(struct mp_resolver *r)
 	if (r == NULL)
 		return;
 	mp_strmap_free(r->byname);
-	mp_strmap_free(r->lookups);
+	mp_strmap_free(r->lookups[MP_BL_ALIASES]);
+	mp_strmap_free(r->lookups[MP_BL_NAMES]);
 	mp_strmap_free(r->softdeps);
 	free(r->stack);
 	for (i = 0; i < r->nresolved; i++)
@@ -84,9 +87,10 @@ int mp_plan_start(struct mp_ctx *ctx)
 		return -ENOMEM;
 	mp_ctx_depbin(ctx, &r->depbin, &r->depbin_len);
 	r->byname = mp_strmap_new();
-	r->lookups = mp_strmap_new();
+	r->lookups[MP_BL_ALIASES] = mp_strmap_new();
+	r->lookups[MP_BL_NAMES] = mp_strmap_new();
 	mp_ctx_set_resolver(ctx, r, resolver_free);
-	return r->byname && r->lookups ? 0 : -ENOMEM;
+	return r->byname && r->lookups[MP_BL_ALIASES] && r->lookups[MP_BL_NAMES] ? 0 : -ENOMEM;
 }
 
 /* Answers from modules.builtin.bin, before /sys is looked at. */
@@ -454,14 +458,15 @@ static void count_request(struct mp_ctx *ctx, const struct mp_lookup *lk, enum m
 	}
 }
 
-static int new_lookup(struct mp_ctx *ctx, const char *key, struct mp_lookup **out)
+static int new_lookup(struct mp_ctx *ctx, struct mp_strmap *lookups, const char *key,
+		      struct mp_lookup **out)
 {
 	struct mp_resolver *rs = mp_ctx_resolver(ctx);
 	int r = mp_append(&rs->resolved, &rs->nresolved, &rs->capresolved, sizeof(*rs->resolved));
 
 	if (r < 0)
 		return r;
-	r = mp_strmap_put(rs->lookups, key, rs->nresolved - 1);
+	r = mp_strmap_put(lookups, key, rs->nresolved - 1);
 	if (r < 0) {
 		rs->nresolved--;
 		return r;
@@ -470,7 +475,8 @@ static int new_lookup(struct mp_ctx *ctx, const char *key, struct mp_lookup **ou
 	return 0;
 }
 
-int mp_plan_resolve(struct mp_ctx *ctx, const char *alias, enum mp_source src, bool explicit_name)
+int mp_plan_resolve(struct mp_ctx *ctx, const char *alias, enum mp_source src, bool explicit_name,
+		    enum mp_blacklist bl)
 {
 	struct mp_plan *p = mp_ctx_plan(ctx);
 	struct mp_resolver *rs = mp_ctx_resolver(ctx);
@@ -485,12 +491,12 @@ int mp_plan_resolve(struct mp_ctx *ctx, const char *alias, enum mp_source src, b
 		mp_warn(ctx, "refusing request \"%s\": not a module name or alias", alias);
 		return 0;
 	}
-	if (mp_strmap_get(rs->lookups, key, &li) == 0) {
+	if (mp_strmap_get(rs->lookups[bl], key, &li) == 0) {
 		lk = &rs->resolved[li];
 		goto counted;
 	}
 
-	r = new_lookup(ctx, key, &lk);
+	r = new_lookup(ctx, rs->lookups[bl], key, &lk);
 	if (r < 0)
 		goto out;
 	r = kmod_module_new_from_lookup(kmod, key, &list);
@@ -508,8 +514,12 @@ int mp_plan_resolve(struct mp_ctx *ctx, const char *alias, enum mp_source src, b
 		int idx, *mods;
 
 		nfound++;
-		/* As modprobe: a blacklist entry stops aliases, not names. */
-		if (!direct && blacklisted(ctx, allowed, kmod_module_get_name(km))) {
+		/* As the loader the source stands in for: modprobe's
+		 * blacklist stops aliases, not names; modprobe -b's,
+		 * systemd-modules-load's and udev's stops names too. */
+		if ((!direct || bl == MP_BL_NAMES) && blacklisted(ctx, allowed, kmod_module_get_name(km))) {
+			if (direct)
+				mp_log(ctx, MP_LOG_INFO, "%s: blacklisted, not loaded (%s)", key, src_name);
 			kmod_module_unref(km);
 			continue;
 		}

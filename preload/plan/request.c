@@ -12,7 +12,7 @@
 /* far beyond any list of modules; a limit only so that -c /dev/zero ends */
 #define CONFIG_MAX (16u << 20)
 
-int mp_request(struct mp_ctx *ctx, const char *name, enum mp_source src)
+int mp_request(struct mp_ctx *ctx, const char *name, enum mp_source src, enum mp_blacklist bl)
 {
 	struct mp_plan *p = mp_ctx_plan(ctx);
 	bool explicit_name = src == MP_SRC_ARGUMENT || src == MP_SRC_CONFIG || src == MP_SRC_CMDLINE;
@@ -31,7 +31,7 @@ int mp_request(struct mp_ctx *ctx, const char *name, enum mp_source src)
 			mp_source_name(src));
 		return 0;
 	}
-	return mp_plan_resolve(ctx, name, src, explicit_name);
+	return mp_plan_resolve(ctx, name, src, explicit_name, bl);
 }
 
 struct conf_walk {
@@ -47,7 +47,10 @@ static int on_conf_line(void *data, const char *name, unsigned line)
 		mp_warn(w->ctx, "%s:%u: not a module name, line ignored", w->path, line);
 		return 0;
 	}
-	return mp_request(w->ctx, name, MP_SRC_CONFIG);
+	/* modules-load.d's syntax, and systemd-modules-load's rules: the
+	 * lists it reads, mkinitcpio's MODULES.conf in a systemd image, and
+	 * modpreload.d's, which stand in for such lists */
+	return mp_request(w->ctx, name, MP_SRC_CONFIG, MP_BL_NAMES);
 }
 
 int mp_request_config_file(struct mp_ctx *ctx, const char *path)
@@ -172,8 +175,10 @@ int mp_request_config_dirs(struct mp_ctx *ctx, const char *root)
 /*
  * On the booted system modpreload takes over what systemd-modules-load
  * would load: the same directories (Debian's /etc/modules is a link in
- * /etc/modules-load.d) and modules_load= on the command line. That
- * service still runs afterwards and finds every module live.
+ * /etc/modules-load.d) and modules_load= on the command line, and its
+ * blacklist: a blacklisted name is not loaded (it asks libkmod with
+ * KMOD_PROBE_APPLY_BLACKLIST). That service still runs afterwards and
+ * finds every module live.
  */
 int mp_request_modules_load(struct mp_ctx *ctx, const char *root)
 {
@@ -181,17 +186,19 @@ int mp_request_modules_load(struct mp_ctx *ctx, const char *root)
 	int i, r = request_dirs(ctx, root, "modules-load.d");
 
 	for (i = 0; r == 0 && i < c->nmodules_load; i++)
-		r = mp_request(ctx, c->modules_load[i], MP_SRC_CMDLINE);
+		r = mp_request(ctx, c->modules_load[i], MP_SRC_CMDLINE, MP_BL_NAMES);
 	return r;
 }
 
+/* rd.modpreload.modules= and dracut's rd.driver.pre=, which dracut hands
+ * to a plain modprobe each: a blacklist stops aliases only. */
 int mp_request_cmdline(struct mp_ctx *ctx)
 {
 	const struct mp_cmdline *cl = mp_ctx_cmdline(ctx);
 	int i, r;
 
 	for (i = 0; i < cl->nmodules; i++) {
-		r = mp_request(ctx, cl->modules[i], MP_SRC_CMDLINE);
+		r = mp_request(ctx, cl->modules[i], MP_SRC_CMDLINE, MP_BL_ALIASES);
 		if (r < 0)
 			return r;
 	}

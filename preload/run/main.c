@@ -76,6 +76,9 @@ static const struct cli_option options[] = {
 	{ "modprobe-config", 'C', -1, NO_HEADING, "P",
 	  "modprobe.d file or directory to read instead of the\n"
 	  "default ones (repeatable)" },
+	{ "use-blacklist", 'b', -1, NO_HEADING, NULL,
+	  "the blacklist stops the MODULE arguments too, as\n"
+	  "modprobe -b's (without: aliases only, as modprobe's)" },
 	{ "jobs", 'j', MP_LIM_JOBS, LOADING, "N", "loads at once (default: CPUs, at most %u)" },
 	{ "waves", OPT_WAVES, -1, NO_HEADING, NULL,
 	  "wait for each wave to finish before the next starts" },
@@ -373,6 +376,9 @@ int main(int argc, char **argv)
 		case 'C':
 			if (push(&mpconf, &nmpconf, optarg) < 0)
 				return MP_EXIT_NOTHING;
+			break;
+		case 'b':
+			a.use_blacklist = true;
 			break;
 		case 'j':
 			a.opts.jobs = (int)v;

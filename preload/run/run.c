@@ -80,8 +80,10 @@ static int gather(struct mp_ctx *ctx, const struct mp_run_args *a)
 {
 	int i, r = 0;
 
+	/* modprobe NAME, or with -b modprobe -b NAME (mkinitcpio's MODULES) */
 	for (i = 0; a->names && a->names[i] && r == 0; i++)
-		r = mp_request(ctx, a->names[i], MP_SRC_ARGUMENT);
+		r = mp_request(ctx, a->names[i], MP_SRC_ARGUMENT,
+			       a->use_blacklist ? MP_BL_NAMES : MP_BL_ALIASES);
 	for (i = 0; a->configs && a->configs[i] && r == 0; i++)
 		r = mp_request_config_file(ctx, a->configs[i]);
 	if (r == 0 && a->default_configs)

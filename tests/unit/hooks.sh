@@ -65,6 +65,7 @@ t_mkinitcpio() {
 	check "ran" [ -s "$w/argv" ]
 	check "names after --" eq "$(after_dashdash)" "$(printf '%s\n' -r /dev/vda '*' ok '*' mod1)"
 	check "no word from the command line before --" eq "$(before_dashdash | grep -c -e '^-r$' -e vda -e GLOBBED)" 0
+	check "the blacklist stops names, as modprobe -qab" eq "$(before_dashdash | grep -c -x -e --use-blacklist)" 1
 	check "globbing as it was" eq "$(cat "$w/out")" ""
 }
 
@@ -78,6 +79,8 @@ t_initramfs_tools() {
 	check "names after --" eq "$(after_dashdash)" "$(printf '%s\n' -r '*' --report=/etc/passwd mod1)"
 	check "no word from /conf/modules before --" \
 		eq "$(before_dashdash | grep -c -e '^-r$' -e passwd -e GLOBBED)" 0
+	check "the blacklist stops aliases only, as load_modules' modprobe" \
+		eq "$(before_dashdash | grep -c -e --use-blacklist -e '^-b$')" 0
 }
 
 IFS=:

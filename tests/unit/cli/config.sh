@@ -34,6 +34,60 @@ t_blacklist() {
 	check "exit 1: d could not load" eq "$rc" 1
 }
 
+# Each source of names follows the blacklist of the loader it stands in
+# for (modpreload(8), SOURCES). modprobe NAME (the arguments, as the
+# initramfs-tools hook's /conf/modules; rd.modpreload.modules=, dracut's
+# rd.driver.pre=): aliases only. modprobe -b (-b on the arguments:
+# mkinitcpio's MODULES), systemd-modules-load (modules-load.d style lists,
+# modules_load=): names too, from modprobe.d and modprobe.blacklist= alike.
+# Never what a name needs: a blacklisted dependency or softdep still loads,
+# as kmod loads it.
+t_blacklist_names() {
+	# every run from nothing live and an empty log
+	fresh() { rm -rf "${t:?}/sys/module" && mkdir "$t/sys/module" && : >"$t/log"; }
+	setup 'a\nb a\nc\nd alias=alias-d\ne\nf\ng pre=f\n'
+	printf 'blacklist a\nblacklist c\nblacklist d\nblacklist f\n' >"$t/root/etc/modprobe.d/bl.conf"
+	echo 'modprobe.blacklist=e' >"$t/cmdline"
+	fresh
+	run a c e
+	check "arguments: names load" eq "$(calls)" 3
+	fresh
+	run -b a c e alias-d
+	check "-b: no call" eq "$(calls)" 0
+	check "-b: each counted blacklisted" eq "$(jq .requests.blacklisted "$t/r.json")" 4
+	check "-b: none in the plan" eq "$(jq '.modules | length' "$t/r.json")" 0
+	fresh
+	run --use-blacklist b g
+	check "-b: a dependency still loads" eq "$(starts a)" 1
+	check "-b: a softdep still loads" eq "$(starts f)" 1
+	check "-b: what asked for them too" eq "$(calls)" 4
+	printf 'a\nc\ne\nalias-d\nb\n' >"$t/list.conf"
+	fresh
+	run -c "$t/list.conf"
+	check "list: only b, and a for it" eq "$(calls)" 2
+	check "list: a as b's dependency" eq "$(jq -r '.modules[] | select(.name == "a") | .why' "$t/r.json")" \
+		"dependency of b"
+	check "list: blacklisted" eq "$(jq .requests.blacklisted "$t/r.json")" 4
+	echo 'modprobe.blacklist=e modules_load=a,c,e,b' >"$t/cmdline"
+	fresh
+	run --modules-load
+	check "modules_load=: only b, and a for it" eq "$(calls)" 2
+	echo 'modprobe.blacklist=e rd.modpreload.modules=a,c rd.driver.pre=e' >"$t/cmdline"
+	fresh
+	run
+	check "rd.modpreload.modules=, rd.driver.pre=: names load" eq "$(calls)" 3
+	# one name from two sources: each by its own rule, whichever came first
+	echo 'modules_load=a rd.driver.pre=a' >"$t/cmdline"
+	fresh
+	run --modules-load
+	check "rd.driver.pre= after modules_load=: a loads" eq "$(starts a)" 1
+	check "rd.driver.pre= after modules_load=: one blacklisted" eq "$(jq .requests.blacklisted "$t/r.json")" 1
+	: >"$t/cmdline"
+	fresh
+	run -c "$t/list.conf" a
+	check "argument and list: a loads once" eq "$(starts a)" 1
+}
+
 # --modules-load: modules_load= on the command line, as systemd-modules-load
 # reads it (its directories are the host's: not touched here).
 t_modules_load() {
