@@ -77,4 +77,7 @@ fi
 MP_BIN=$b/asan/modpreload MP_SUITE=cli "$top/tests/unit/cli.sh"
 MP_BIN=$b/tsan/modpreload MP_SUITE=cli-tsan MP_ONLY=sched "$top/tests/unit/cli.sh"
 MP_SUITE=hooks "$top/tests/unit/hooks.sh"
+# each source of names against kmod's modprobe with its loader's flags, on
+# Debian's real module tree (skipped without one in the test cache)
+MP_BIN=$b/asan/modpreload MP_SUITE=plan-diff "$top/tests/unit/plan-diff.sh" || :
 "$top/tests/unit/cache.sh"
