@@ -102,7 +102,7 @@ bt_rootdisk() {
 		sha256sum "$DEB_BIN" "$top"/systemd/* "$top/harness/booted/guest/booted-report.sh" \
 			"$top/harness/lib/lib.sh"
 		sha256sum "$DEB_TREE/modules.dep"
-		echo "modules-load.d: mpt_params"
+		echo "modules-load.d: mpt_params, mpt_dia_top (blacklisted)"
 		echo "journald: no rate limit"
 		if [ "$BT_GEN" = itools ]; then
 			# what bt_itools_image puts into the image, itself included
@@ -147,8 +147,12 @@ EOT
 	systemctl --root="$_bt_r" enable mpt-report.service >>"$DEB_WORK/setup.log" 2>&1 || return 1
 	# a list for systemd-modules-load, which modpreload takes over (the
 	# directory made, not assumed: kmod ships it on bookworm)
-	mkdir -p "$_bt_r/etc/modules-load.d"
-	echo mpt_params >"$_bt_r/etc/modules-load.d/mpt.conf"
+	mkdir -p "$_bt_r/etc/modules-load.d" "$_bt_r/etc/modprobe.d"
+	printf '%s\n' mpt_params mpt_dia_top >"$_bt_r/etc/modules-load.d/mpt.conf"
+	# and a name in it the administrator blacklisted, which
+	# systemd-modules-load skips, and so does modpreload (modpreload(8),
+	# SOURCES)
+	echo 'blacklist mpt_dia_top' >"$_bt_r/etc/modprobe.d/mpt-blacklist.conf"
 	# every line udevd logs (udev.log_level=debug in booted-handover-fail)
 	# kept: the report reads them
 	mkdir -p "$_bt_r/etc/systemd/journald.conf.d"
@@ -300,6 +304,7 @@ bt_check_common() {
 	eq "trace buffer complete" "$(mpt_get trace_entries "$1")" "$(mpt_get trace_written "$1")"
 	[ "$(mpt_num initrd.loads "$1")" -gt 0 ] || fail "no module_load events in the initramfs (trace missing?)"
 	[ "$(mpt_num booted.loads "$1")" -gt 0 ] || fail "no module_load events after switch-root"
+	eq "loads of modules-load.d's blacklisted name (mpt_dia_top)" "$(mpt_num boot.loads_blacklisted "$1")" 0
 }
 
 # With modpreload in both places: every module loaded once over the whole

@@ -10,7 +10,10 @@
 #             blacklisted for the boot), no udev worker loading a module modpreload dealt with,
 #             the reports in /run and kept in /var/lib/modpreload, the
 #             module the root's /etc/modules-load.d lists loaded by
-#             modpreload (systemd-modules-load finds it live)
+#             modpreload (systemd-modules-load finds it live), and the one
+#             it lists that the root's modprobe.d blacklists loaded by no
+#             one (with it and without it: the rule of
+#             systemd-modules-load, which modpreload keeps)
 #   handover  the "with" boot has QEMU's pci-testdev, whose driver
 #             mpt_slowpci (on the root only, not in the image) sleeps in
 #             init() until the report unit releases it (parameters/release)

@@ -64,6 +64,9 @@
 #   marker=1                                  the split was found
 #   loaded_by.mpt_params=COMM,...             who loaded the module the root's
 #                                            /etc/modules-load.d lists
+#   boot.loads_blacklisted                    module_load events of the name it
+#                                            lists that modprobe.d blacklists
+#                                            (mpt_dia_top; absent: none)
 #   handled=a,b                               modules modpreload's reports say
 #                                            it loaded, found live or failed
 #   nodev_blacklist=a,b                       /run/modprobe.d/modpreload-nodev.conf
@@ -221,6 +224,8 @@ awk '
 		x[p ".loads"]++
 		made[$1] = 1
 		if (m == "mpt_params") lb = lb (lb == "" ? "" : ",") comm($1)
+		# the name modules-load.d lists and modprobe.d blacklists
+		if (m == "mpt_dia_top") x["boot.loads_blacklisted"]++
 		if (p == "booted" && $1 ~ /udev/) {
 			x["booted.udev_loads"]++
 			if (!(m in byudev)) ul = ul (ul == "" ? "" : ",") m

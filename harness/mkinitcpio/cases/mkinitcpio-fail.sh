@@ -2,7 +2,10 @@
 # mkinitcpio hook, modules that fail, 4 vCPUs: mpt_fail (its init returns
 # -ENODEV) in the image's MODULES, and rd.modpreload.modules=mpt_fail_child
 # (which needs mpt_fail) on the kernel command line -- with
-# earlymodules=mpt-alias-only (mkinitcpio's own early list, an alias).
+# earlymodules=mpt-alias-only (mkinitcpio's own early list, an alias);
+# mpt_dia_top in MODULES too, and modprobe.blacklist=mpt_dia_top,mpt_dia_left
+# (how a broken driver in MODULES is kept out for one boot), and
+# mpt_dia_left in rd.modpreload.modules=.
 #   vm/mkinitcpio-fail   the boot reaches the root with everything else
 #       loaded once (no EEXIST/EBUSY, every other call a success, none by a
 #       udev worker but for late devices: mkc_check_udev); mpt_fail not
@@ -11,7 +14,12 @@
 #       `modprobe -qab $MODULES` tries mpt_fail once more after the hook (as
 #       it would without modpreload): at most two ENODEV calls, the second
 #       one modprobe's.  mpt_aliased loaded by modpreload (from earlymodules=),
-#       not by that modprobe.
+#       not by that modprobe.  The blacklist as each loader has it
+#       (modpreload(8), SOURCES): mpt_dia_top, blacklisted and in MODULES,
+#       tried by no one (`modprobe -qab`'s -b, and the hook's
+#       --use-blacklist); mpt_dia_left, blacklisted and asked for by name
+#       on the command line, loaded (as dracut's modprobe of
+#       rd.driver.pre=), with mpt_dia_base under it.
 # About 30 s.
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 # shellcheck source=harness/mkinitcpio/host.sh
@@ -19,10 +27,11 @@ top=$(cd "$(dirname "$0")/../../.." && pwd)
 
 name=mkinitcpio-fail
 mkc_setup || fail_all "setup failed (see stderr)"
-img=$(mkc_image fail "base modpreload udev mpt" "ext4 mpt_fail") || fail_all "setup failed (see stderr)"
+img=$(mkc_image fail "base modpreload udev mpt" "ext4 mpt_fail mpt_dia_top") || fail_all "setup failed (see stderr)"
 mkdir -p "$MKC_DIR/out"
 o=$MKC_DIR/out/fail.txt
-mkc_run "$img" 4 "rd.modpreload.modules=mpt_fail_child earlymodules=mpt-alias-only" "$o"
+args="rd.modpreload.modules=mpt_fail_child,mpt_dia_left earlymodules=mpt-alias-only"
+mkc_run "$img" 4 "$args modprobe.blacklist=mpt_dia_top,mpt_dia_left" "$o"
 ok=$(mpt_num finit_ok "$o")
 enodev=$(mpt_num finit_errno_19 "$o")
 expect "$o" root_reached -eq 1
@@ -32,6 +41,10 @@ expect "$o" load.mpt_fail_child -eq 0
 expect "$o" proc.ext4 -eq 1
 expect "$o" proc.mpt_params -eq 1
 expect "$o" proc.mpt_aliased -eq 1
+expect "$o" proc.mpt_dia_top -eq 0
+expect "$o" load.mpt_dia_top -eq 0
+expect "$o" proc.mpt_dia_left -eq 1
+expect "$o" proc.mpt_dia_base -eq 1
 expect "$o" param.mpt_drv.probed -eq 16
 expect "$o" param.mpt_drv2.probed -eq 4
 expect "$o" finit_eexist -eq 0
