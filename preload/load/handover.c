@@ -91,6 +91,25 @@ bool mp_handover_device_alias(const char *a)
 }
 
 /*
+ * A bare word of lower-case letters (acpi_cpufreq's "acpi"): an old name a
+ * module kept with MODULE_ALIAS, not a kernel request. The kernel asks by
+ * formats with a parameter (fs-%s, crypto-%s, net-pf-%d, char-major-%d-%d,
+ * nls_%s, binfmt-%04x, ...), never by such a word, so it does not make a
+ * module unholdable. It did: acpi_cpufreq, which every CPU's modalias asks
+ * for, could then be neither held nor joined, and the booted run's
+ * hand-over waited for its init() (13 s of a 16-vCPU boot under TCG).
+ */
+static bool legacy_name(const char *a)
+{
+	const char *p;
+
+	for (p = a; *p; p++)
+		if (*p < 'a' || *p > 'z')
+			return false;
+	return p != a;
+}
+
+/*
  * The alias index as text, "alias PATTERN NAME" lines: depmod's
  * modules.alias, or where an image keeps only the binary indexes
  * (mkinitcpio removes the text ones) libkmod's dump of modules.alias.bin,
@@ -160,7 +179,7 @@ static void mark_holdable(struct mp_ctx *ctx)
 			continue;
 		if (mp_handover_device_alias(alias))
 			p->mods[idx].udev_alias = true;
-		else
+		else if (!legacy_name(alias))
 			p->mods[idx].holdable = 2;
 	}
 	for (i = 0; i < p->nmods; i++)

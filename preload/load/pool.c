@@ -22,11 +22,29 @@
 
 #include "sched.h"
 
-/* When check_hung() gives up on a job started at t: at its timeout, or
- * at the run's deadline if that comes first. */
-uint64_t mp_pool_job_expiry(const struct mp_env *env, uint64_t t)
+/*
+ * How long an init() may take before it is given up on: the timeout while
+ * the caller waits; once it has gone on (the hand-over), no less than
+ * udev's own event timeout (180 s), which the module would have had in a
+ * udev worker. Giving up then helps no one (the boot is not waiting) and
+ * costs: its dependents are skipped and replayed, its hold goes while it
+ * is still coming, and udev's workers load it again. Under TCG on a busy
+ * host, loads that take milliseconds on hardware took over 60 s.
+ */
+uint64_t mp_pool_job_bound_ms(const struct sched *s)
 {
-	t += (uint64_t)env->timeout_ms * 1000000u;
+	uint64_t t = s->env->timeout_ms;
+
+	return s->handed_over && t < MP_UDEV_EVENT_TIMEOUT_MS ? MP_UDEV_EVENT_TIMEOUT_MS : t;
+}
+
+/* When check_hung() gives up on a job started at t: at its bound, or
+ * at the run's deadline if that comes first. */
+uint64_t mp_pool_job_expiry(const struct sched *s, uint64_t t)
+{
+	const struct mp_env *env = s->env;
+
+	t += mp_pool_job_bound_ms(s) * 1000000u;
 	return env->deadline && env->deadline < t ? env->deadline : t;
 }
 
@@ -99,7 +117,7 @@ static void *worker_main(void *arg)
 		s->plan->mods[job.idx].state = MP_RUNNING;
 		w->job = job.idx;
 		w->started = mp_now_ns();
-		job.deadline = job_wait_end(w->started, mp_pool_job_expiry(s->env, w->started));
+		job.deadline = job_wait_end(w->started, mp_pool_job_expiry(s, w->started));
 		s->running++;
 		pthread_mutex_unlock(&s->lock);
 

@@ -134,7 +134,7 @@ static int apply_results(struct sched *s)
 static uint64_t check_hung(struct sched *s, uint64_t now, int *err)
 {
 	const struct mp_env *env = s->env;
-	uint64_t next = (uint64_t)env->timeout_ms * 1000000u, expiry;
+	uint64_t next = mp_pool_job_bound_ms(s) * 1000000u, expiry;
 	int i, n = s->nworkers;
 
 	if (env->deadline && env->deadline > now && env->deadline - now < next)
@@ -145,7 +145,7 @@ static uint64_t check_hung(struct sched *s, uint64_t now, int *err)
 
 		if (w->job < 0 || w->abandoned)
 			continue;
-		expiry = mp_pool_job_expiry(env, w->started);
+		expiry = mp_pool_job_expiry(s, w->started);
 		if (now < expiry) {
 			if (expiry - now < next)
 				next = expiry - now;
@@ -161,7 +161,8 @@ static uint64_t check_hung(struct sched *s, uint64_t now, int *err)
 			       "giving up on it and what depends on it", m->name);
 		else
 			mp_log(s->ctx, MP_LOG_ERR, "%s: init() has not returned after %u s; giving up "
-			       "on it and what depends on it", m->name, env->timeout_ms / 1000);
+			       "on it and what depends on it", m->name,
+			       (unsigned)(mp_pool_job_bound_ms(s) / 1000));
 		/* The thread stays in the kernel until init() returns; the pool
 		 * gets a new one so the rest of the plan keeps its width. */
 		w->abandoned = true;

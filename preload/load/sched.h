@@ -57,8 +57,11 @@ struct sched {
 	struct mp_budget budget;       /* memory for images decompressed here */
 };
 
-/* pool.c; called with the lock held, but mp_pool_job_expiry */
-uint64_t mp_pool_job_expiry(const struct mp_env *env, uint64_t t);
+/* udev's event timeout (udevd --event-timeout), the bound after a hand-over */
+#define MP_UDEV_EVENT_TIMEOUT_MS 180000u
+/* pool.c; called with the lock held */
+uint64_t mp_pool_job_bound_ms(const struct sched *s);
+uint64_t mp_pool_job_expiry(const struct sched *s, uint64_t t);
 int mp_pool_start_worker(struct sched *s);
 int mp_pool_enqueue(struct sched *s, int idx);
 int mp_pool_adjust(struct sched *s, uint64_t now);

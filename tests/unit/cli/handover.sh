@@ -189,6 +189,37 @@ t_handover_joined() {
 	check "init_module: slow joined" eq "$(jq -c .handover.joined "$t/r.json")" '["slow"]'
 }
 
+# A bare word among a module's aliases (acpi_cpufreq's "acpi") is an old
+# name, not a kernel request: it does not keep a device driver from being
+# held, and the caller goes on while the driver loads.
+t_handover_legacy_alias() {
+	handover_setup
+	sed -i 's/^slow alias=/slow alias=slowword alias=/' "$t/spec"
+	handover_kver 1.0
+	RULES=slow:0:2000
+	run_handover
+	check "exit 0 at the hand-over" eq "$rc" 0
+	check "slow still in init() then" eq "$(ended slow)" 0
+	check "slow held" [ -e "$held/modpreload-held-slow.conf" ]
+	check "the child reported" wait_report
+	check "slow loaded once" eq "$(starts slow)" 1
+}
+
+# After the hand-over the boot waits for nothing: an init() may take as
+# long as udev's worker would give it (180 s), not the timeout (-t 1 here),
+# or its dependents would be skipped and its hold would go while it is still
+# coming, for udev to load it again.
+t_handover_bound() {
+	handover_setup
+	RULES=slow:0:2500
+	run_handover -t 1
+	check "exit 0 at the hand-over" eq "$rc" 0
+	check "the child reported" wait_report
+	check "slow loaded, not given up on" eq "$(jq -r '.modules[] | select(.name == "slow") | .state' "$t/r.json")" loaded
+	check "user loaded after it" eq "$(jq -r '.modules[] | select(.name == "user") | .state' "$t/r.json")" loaded
+	check "nothing hung" eq "$(jq '.counts.hung // 0' "$t/r.json")" 0
+}
+
 # slow fails after the hand-over: udev skipped its device meanwhile, so
 # that device's add is replayed (once the held file is gone), and only
 # that device's; user, which needs it, is skipped and its device replayed.
