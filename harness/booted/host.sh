@@ -298,6 +298,22 @@ bt_merged_outside() {
 	echo $((_bt_s + _bt_p))
 }
 
+# bt_refused_joined RESULT: the calls refused with EEXIST that systemd-
+# modules-load made for a module a run of modpreload joined (left unheld
+# once its own load was in the kernel): before 6.5 the kernel reads such a
+# call's file, waits for ours and refuses it; at most one for each joined
+# module (both runs' reports name them)
+bt_refused_joined() {
+	_bt_j=0
+	for _bt_r in handover_initrd handover_booted; do
+		_bt_l=$(mpt_get "$_bt_r" "$1" | awk '{ print $3 }')
+		[ -n "$_bt_l" ] && [ "$_bt_l" != - ] && _bt_j=$((_bt_j + $(echo "$_bt_l" | tr ',' '\n' | wc -l)))
+	done
+	_bt_e=$(($(mpt_num initrd.eexist_by.systemd_modules "$1") + $(mpt_num booted.eexist_by.systemd_modules "$1")))
+	[ "$_bt_e" -le "$_bt_j" ] || _bt_e=$_bt_j
+	echo "$_bt_e"
+}
+
 bt_check_common() {
 	eq "root's report ran" "$(mpt_get root_init "$1")" 1
 	eq "marker at switch-root found" "$(mpt_get marker "$1")" 1
@@ -326,9 +342,11 @@ bt_check_with() {
 	# the kernel's; and a kernel of 6.5 or later hands a call for a file
 	# already being loaded that load's result: when the call was modprobe's
 	# or systemd's own module set-up (PID 1, modprobe@.service), outside
-	# coldplug, it is counted in the details; no one else's may be there
+	# coldplug, it is counted in the details; so is, before 6.5, the
+	# refused call of systemd-modules-load for a module modpreload joined
+	# (bt_refused_joined); no one else's may be there
 	_bt_kern=$(($(mpt_num initrd.eexist_by.modprobe "$1") + $(mpt_num booted.eexist_by.modprobe "$1") +
-		$(mpt_num boot.modprobe_repeats "$1") + $(bt_merged_outside "$1")))
+		$(mpt_num boot.modprobe_repeats "$1") + $(bt_merged_outside "$1") + $(bt_refused_joined "$1")))
 	eq "module loaded twice, other than by the kernel's modprobe" "$(mpt_get boot.dup_other "$1")" ""
 	eq "load calls == modules loaded (the kernel's and systemd's repeats, counted apart: $_bt_kern)" \
 		"$((_bt_calls - _bt_kern))" "$(($(mpt_num boot.modules "$1")))"

@@ -77,6 +77,10 @@
 #   bmod=NAME START END STATE                 each module of the booted run's
 #                                            report, ms after that run began
 #   kmsg LINE                                 modpreload's kernel-log lines
+#   chain LINE                                systemd-analyze critical-chain
+#                                            multi-user.target
+#   stall LINE                                each soft lockup or RCU stall the
+#                                            kernel logged, and 30 lines after
 #   soft_lockups                              "soft lockup" lines in the log
 #   proc_count                                /proc/modules
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
@@ -147,6 +151,11 @@ awk '/^      "name": "/ { n = $2; gsub(/[",]/, "", n) }
 	/^      "end_ms": / && n != "" { e = $2; gsub(/,/, "", e); print "MPT: bmod=" n, a, e, s; n = "" }' \
 	/run/modpreload/booted.json 2>/dev/null
 dmesg | grep 'modpreload' | tail -n 40 | sed 's/^/MPT: kmsg /'
+# what multi-user.target waited for (systemd's own account), and what each
+# stall the kernel reported was doing: the 30 lines after each report,
+# its call trace among them
+systemd-analyze critical-chain --no-pager multi-user.target 2>/dev/null | sed -n '3,40p' | sed 's/^/MPT: chain /'
+dmesg | awk '/soft lockup|detected stalls/ { n = 30 } n > 0 { n--; print "MPT: stall " $0 }' | head -n 200
 kv nodev_blacklist "$(sed -n 's/^blacklist //p' /run/modprobe.d/modpreload-nodev.conf 2>/dev/null | paste -sd, -)"
 # the modules modpreload dealt with, in either place: loaded, live or failed
 # (a no-device driver is one that failed)

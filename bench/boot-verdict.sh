@@ -1,0 +1,84 @@
+#!/bin/sh
+# The whole boot's verdict, from the records bench/boot-pairs.sh appends to
+# bench/results/boots.tsv: for each stack, vCPU count and condition, over
+# the pairs of one code (bench/code-id.sh; default the work tree's), the
+# median of with / without and its 95% confidence interval for switch-root,
+# multi-user.target and udev's empty queue. Markdown on stdout.
+#
+# The interval is the distribution-free one for a median (the sign test's):
+# with the n ratios sorted, [r(k), r(n+1-k)] for the largest k whose
+# binomial tail P(B <= k-1), B ~ Bin(n, 1/2), is at most 2.5%; it covers
+# the true median with probability 1 - 2 P(B <= k-1) >= 95%, whatever the
+# ratios' distribution. Below 6 pairs no such interval exists: the cell
+# says so. A cell's verdict: sooner (the interval below 1), later (above
+# 1), or even (it holds 1).
+#
+# Usage: bench/boot-verdict.sh [CODE]
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+records=$top/bench/results/boots.tsv
+code=${1:-$("$top/bench/code-id.sh")}
+[ -s "$records" ] || { echo "(no boot records yet)"; exit 0; }
+awk -F'\t' -v code="$code" '
+	function num(x) { return x != "-" && x != "" && x + 0 > 0 }
+	NR == 1 { next }
+	$2 != code { old++; next }
+	{
+		cell = $3 SUBSEP $4 SUBSEP $5
+		if (!(cell in seen)) { seen[cell] = 1; cells[++nc] = cell }
+		k = cell SUBSEP $6
+		if (!(k in pairof)) { pairof[k] = 1; pl[cell] = pl[cell] " " $6 }
+		sr[k, $7] = $10; mu[k, $7] = $11; st[k, $7] = $12
+		boots[cell]++
+		if ($21 != "ok") bad[cell]++
+		if ($7 == "with" && $19 != "-") { ready[cell] = ready[cell] " " $19 }
+		if ($7 == "with") bounds[cell] += $20
+		lock[cell, $7] += $18
+	}
+	function isort(a, n,    i, j, t) {
+		for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j > 0 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+	}
+	# P(B <= m), B ~ Bin(n, 1/2)
+	function tail(n, m,    i, c, s) {
+		c = 1; s = 0
+		for (i = 0; i <= m; i++) { s += c; c = c * (n - i) / (i + 1) }
+		for (i = 0; i < n; i++) s /= 2 # no ^: busybox awk may lack its math
+		return s
+	}
+	function median(a, n) { return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+	# the cell for metric M: "x0.91 [0.80, 1.02] (n=10)" and the verdict
+	function stat(cell, M,    ids, np, i, k, a, n, kk) {
+		np = split(pl[cell], ids, " ")
+		n = 0
+		for (i = 1; i <= np; i++) {
+			k = cell SUBSEP ids[i]
+			if (M == "sr" && num(sr[k, "with"]) && num(sr[k, "without"])) a[++n] = sr[k, "with"] / sr[k, "without"]
+			if (M == "mu" && num(mu[k, "with"]) && num(mu[k, "without"])) a[++n] = mu[k, "with"] / mu[k, "without"]
+			if (M == "st" && num(st[k, "with"]) && num(st[k, "without"])) a[++n] = st[k, "with"] / st[k, "without"]
+		}
+		if (n == 0) { verdict = "-"; return "- (n=0)" }
+		isort(a, n)
+		kk = 0
+		while (kk + 1 <= n && tail(n, kk) <= 0.025) kk++
+		if (kk == 0) { verdict = "n<6"; return sprintf("x%.2f, no interval (n=%d)", median(a, n), n) }
+		verdict = a[n + 1 - kk] < 1 ? "sooner" : a[kk] > 1 ? "later" : "even"
+		return sprintf("x%.2f [%.2f, %.2f] (n=%d)", median(a, n), a[kk], a[n + 1 - kk], n)
+	}
+	function med_list(s,    a, n) { n = split(s, a, " "); if (!n) return "-"; isort(a, n); return sprintf("%.1f", median(a, n)) }
+	END {
+		print "| stack | vCPUs | condition | switch-root | multi-user.target | udev queue empty | verdict (multi-user, udev) | boots off the make check counts | modpreload ready (s, median) | its waits ended on a bound | soft lockups with / without |"
+		print "|---|---|---|---|---|---|---|---|---|---|---|"
+		for (c = 1; c <= nc; c++) {
+			split(cells[c], f, SUBSEP)
+			s1 = stat(cells[c], "sr")
+			s2 = stat(cells[c], "mu"); v2 = verdict
+			s3 = stat(cells[c], "st"); v3 = verdict
+			printf "| %s | %s | %s | %s | %s | %s | %s, %s | %d of %d | %s | %d | %d / %d |\n", f[1], f[2], f[3], s1, s2, s3,
+				v2, v3, bad[cells[c]], boots[cells[c]], med_list(ready[cells[c]]), bounds[cells[c]],
+				lock[cells[c], "with"], lock[cells[c], "without"]
+		}
+		if (old) printf "\n%d records of other code are in the file and not counted.\n", old
+	}' "$records"
+echo
+echo "Code $code (bench/code-id.sh). With / without per pair, the median and its 95% interval"
+echo "(sign-test order statistics, bench/boot-verdict.sh); below 1: sooner with modpreload."
