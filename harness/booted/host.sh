@@ -103,6 +103,7 @@ bt_rootdisk() {
 			"$top/harness/lib/lib.sh"
 		sha256sum "$DEB_TREE/modules.dep"
 		echo "modules-load.d: mpt_params, mpt_dia_top (blacklisted)"
+		echo "slow named: ${BT_SLOW_NAMED_MS:-}"
 		echo "journald: no rate limit"
 		if [ "$BT_GEN" = itools ]; then
 			# what bt_itools_image puts into the image, itself included
@@ -153,6 +154,13 @@ EOT
 	# systemd-modules-load skips, and so does modpreload (modpreload(8),
 	# SOURCES)
 	echo 'blacklist mpt_dia_top' >"$_bt_r/etc/modprobe.d/mpt-blacklist.conf"
+	# BT_SLOW_NAMED_MS: a slow module in that list too (mpt_sleep, whose
+	# init() sleeps that long; on the root only), which no hold can cover:
+	# the booted run must hand over while it loads (bt_check_no_wait)
+	if [ -n "${BT_SLOW_NAMED_MS:-}" ]; then
+		echo mpt_sleep >>"$_bt_r/etc/modules-load.d/mpt.conf"
+		echo "options mpt_sleep delay_ms=$BT_SLOW_NAMED_MS" >"$_bt_r/etc/modprobe.d/mpt-sleep.conf"
+	fi
 	# every line udevd logs (udev.log_level=debug in booted-handover-fail)
 	# kept: the report reads them
 	mkdir -p "$_bt_r/etc/systemd/journald.conf.d"
@@ -314,6 +322,32 @@ bt_refused_joined() {
 	echo "$_bt_e"
 }
 
+# bt_check_no_wait RESULT: modpreload's waits, from its reports and the
+# kernel log, without reading a clock: none ended on its bound (an init()
+# given up on, the run's time up, udev's queue still there), and, with
+# BT_SLOW_NAMED_MS, the booted run handed over (READY=1) before the slow
+# module from modules-load.d had finished loading (joined: the boot did not
+# wait for it) and systemd became ready with the unit before that too
+bt_check_no_wait() {
+	_bt_b=$(grep -a -c -e '^MPT: kmsg .*has not returned after' -e '^MPT: kmsg .*when the run.s time was up' \
+		-e '^MPT: kmsg .*still there after' -e '^MPT: bmod=[^ ]* [^ ]* [^ ]* hung$' "$1")
+	eq "modpreload's waits that ended on their bound" "$_bt_b" 0
+	[ -n "${BT_SLOW_NAMED_MS:-}" ] || return 0
+	# "NAME START_MS END_MS STATE"
+	_bt_s=$(grep -a '^MPT: bmod=mpt_sleep ' "$1" | head -n 1 | sed 's/^MPT: bmod=//')
+	eq "mpt_sleep (modules-load.d, slow) loaded by the booted run" "$(echo "$_bt_s" | awk '{ print $4 }')" loaded
+	_bt_h=$(mpt_get handover_booted "$1")
+	bt_in "$(echo "$_bt_h" | awk '{ print $3 }')" mpt_sleep || fail "booted run: mpt_sleep not joined (hand-over: '$_bt_h')"
+	awk -v h="$(echo "$_bt_h" | awk '{ print $1 }')" -v e="$(echo "$_bt_s" | awk '{ print $3 }')" \
+		'BEGIN { exit !(h != "" && e != "" && h + 0 < e + 0) }' ||
+		fail "booted run handed over at '$(echo "$_bt_h" | awk '{ print $1 }')' ms, not before mpt_sleep's load ended ('$(echo "$_bt_s" | awk '{ print $3 }')' ms)"
+	# the unit's READY=1 (systemd's clock) before mpt_sleep ended (the run's)
+	_bt_u=$(mpt_get unit.modpreload-coldplug "$1")
+	awk -v u="$_bt_u" -v e="$(echo "$_bt_s" | awk '{ print $3 }')" \
+		'BEGIN { split(u, t, " "); exit !(t[2] > t[1] && (t[2] - t[1]) / 1000 < e + 0) }' ||
+		fail "modpreload-coldplug.service ready ('$_bt_u' us) only after mpt_sleep's load ended"
+}
+
 bt_check_common() {
 	eq "root's report ran" "$(mpt_get root_init "$1")" 1
 	eq "marker at switch-root found" "$(mpt_get marker "$1")" 1
@@ -333,6 +367,7 @@ bt_check_common() {
 # blacklist in place, the reports there and kept.
 bt_check_with() {
 	bt_check_common "$1"
+	bt_check_no_wait "$1"
 	_bt_calls=$(($(mpt_num initrd.calls "$1") + $(mpt_num booted.calls "$1")))
 	_bt_ok=$(($(mpt_num initrd.ok "$1") + $(mpt_num booted.ok "$1")))
 	_bt_nodev=$(($(mpt_num initrd.errno_19 "$1") + $(mpt_num booted.errno_19 "$1") +
