@@ -38,7 +38,8 @@
  * the harness and named); waiting for such a module before the hand-over
  * held the whole boot for every load in flight (15 s under TCG at 16
  * vCPUs on 6.1, while all its loads ran). Only where no device alias leads
- * to the module: udev would ask for it once per device.
+ * to the module (udev would ask for it once per device), and, before 6.5,
+ * not for the caller's own list, which it loads by name right after us.
  *
  * This process may outlive the initramfs: it ignores the signals a
  * stopping unit or init sends (a fatal signal pending would abort the
@@ -208,9 +209,18 @@ static int held_path(char *buf, size_t size, const char *dir, const char *name)
  */
 static bool may_join(const struct mp_env *env, const struct mp_module *m, const char *dir)
 {
+	const struct mp_format *f;
 	char path[PATH_MAX];
 
 	if (m->state != MP_RUNNING || m->path == NULL || m->udev_alias || !env->live_state)
+		return false;
+	/* The caller's own list (mkinitcpio's MODULES, initramfs-tools'
+	 * /conf/modules) is what the caller modprobes right after we return:
+	 * a duplicate it would surely make, and no time won, unless the
+	 * kernel joins it (6.5+, a file it reads itself) */
+	f = mp_decompress_format(m->path);
+	if ((m->sources & 1u << MP_SRC_ARGUMENT) &&
+	    (mp_kernel_version(env->kver) < 6005 || (f != NULL && strcmp(env->compression, f->name) != 0)))
 		return false;
 	return held_path(path, sizeof(path), dir, m->name) == 0 && access(path, F_OK) < 0 &&
 	       errno == ENOENT;

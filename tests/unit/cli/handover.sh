@@ -164,17 +164,29 @@ t_handover_joined() {
 	check "held by another run: its file left" [ -e "$held/modpreload-held-slow.conf" ]
 
 	# 6.4: a second call is read and refused once ours is live, not merged:
-	# joined all the same (at most one refused duplicate for each program
-	# that asks while ours runs), and the caller goes on
+	# a module from a list (modules-load.d, -c) is joined all the same (at
+	# most one refused duplicate for each program that asks while ours
+	# runs), and the caller goes on
 	handover_setup
 	handover_noalias
 	handover_kver 6.4.0
+	echo slow >"$t/list.conf"
 	RULES=slow:0:2000
-	run_handover -S 6.4.0 slow
+	run_handover -S 6.4.0 -c "$t/list.conf"
 	check "6.4: the caller went on first" eq "$(ended slow)" 0
 	wait_report
 	check "6.4: slow joined" eq "$(jq -c .handover.joined "$t/r.json")" '["slow"]'
 	check "6.4: slow loaded once" eq "$(starts slow)" 1
+
+	# 6.4, the caller's own arguments (mkinitcpio's MODULES): the caller
+	# modprobes them right after, a duplicate for sure: waited for
+	handover_setup
+	handover_noalias
+	handover_kver 6.4.0
+	RULES=slow:0:1000
+	run_handover -S 6.4.0 slow
+	check "6.4, an argument: slow ended first" eq "$(ended slow)" 1
+	check "6.4, an argument: report: no hand-over" eq "$(jq .handover "$t/r.json")" null
 
 	# a format the kernel does not decompress: init_module, joined too
 	handover_setup
@@ -182,8 +194,9 @@ t_handover_joined() {
 	sed -i 's/^slow/slow comp=zstd/' "$t/spec"
 	handover_kver 6.12.1
 	echo xz >"$t/sys/module/compression"
+	echo slow >"$t/list.conf"
 	RULES=slow:0:2000
-	run_handover -S 6.12.1 slow
+	run_handover -S 6.12.1 -c "$t/list.conf"
 	check "init_module: the caller went on first" eq "$(ended slow)" 0
 	wait_report
 	check "init_module: slow joined" eq "$(jq -c .handover.joined "$t/r.json")" '["slow"]'
