@@ -233,6 +233,30 @@ t_handover_bound() {
 	check "nothing hung" eq "$(jq '.counts.hung // 0' "$t/r.json")" 0
 }
 
+# What the hand-over cannot hold goes first: with one load at a time, the
+# module a list names (nm, no device alias) starts before the longest
+# chain (c1, which c2 and c3 need, each a device's driver), so that the
+# caller waits only until it is under way.
+t_handover_urgent() {
+	spec='nm\nc1 alias=pci:v0000AAAAd*sv*sd*bc*sc*i*\nc2 c1 alias=pci:v0000BBBBd*sv*sd*bc*sc*i*\nc3 c2 alias=pci:v0000CCCCd*sv*sd*bc*sc*i*\n'
+	setup "$spec"
+	for d in A B C; do
+		mkdir -p "$t/sys/devices/pci0000:00/dev$d"
+		echo "MODALIAS=pci:v0000${d}${d}${d}${d}d00000001sv00000000sd00000000bc00sc00i00" \
+			>"$t/sys/devices/pci0000:00/dev$d/uevent"
+	done
+	held=$t/run/modprobe.d
+	mkdir -p "$t/run"
+	printf '%b' "$spec" | "$top/tests/unit/mktree.sh" "$t/root" 6.12.1 >/dev/null
+	echo nm >"$t/list.conf"
+	RULES=nm:0:1000,c1:0:300
+	run_handover -S 6.12.1 -j 1 --pool fixed -c "$t/list.conf"
+	check "exit 0 at the hand-over" eq "$rc" 0
+	check "the child reported" wait_report
+	check "nm first, before the chain's head" before nm c1
+	check "report: nm joined" eq "$(jq -c .handover.joined "$t/r.json")" '["nm"]'
+}
+
 # slow fails after the hand-over: udev skipped its device meanwhile, so
 # that device's add is replayed (once the held file is gone), and only
 # that device's; user, which needs it, is skipped and its device replayed.
