@@ -8,10 +8,12 @@
 #
 #   -n RUNS           runs of every point (MP_BENCH_RUNS, default 3)
 #   -s SCENARIOS      storm,graph,dups,cost,boot,scale (MP_BENCH_SCENARIOS,
-#                     default all; boot is bench/booted-storm.sh, the whole
-#                     boot with and without at 16, 32 (3 runs each) and 64
-#                     vCPUs (MP_BENCH_BOOT_VCPUS), its own report
-#                     boot-DATE.md, about 2 hours; scale is bench/scale.sh, its own report, and long:
+#                     default all; boot is bench/boot-pairs.sh, the whole
+#                     boot with and without, MP_BENCH_BOOT_PAIRS (2) pairs
+#                     for each of MP_BENCH_BOOT_CELLS (SUITE:VCPUS:COND ...,
+#                     default bookworm:16:hwlike trixie:16:hwlike
+#                     bookworm:16:asbooted), added to bench/results/boots.tsv
+#                     and its verdict boot-verdict.md, about an hour; scale is bench/scale.sh, its own report, and long:
 #                     32, 64 and 128 vCPUs, MP_BENCH_SCALE_VCPUS)
 #   -c VCPUS          the storm's vCPU counts on 6.1 (MP_BENCH_VCPUS, default
 #                     4,8,16,32)
@@ -182,9 +184,14 @@ for s in $(bench_words "$scenarios"); do
 		if [ "$smoke" = 1 ]; then
 			bench_log "boot: not in the smoke run (an hour or two of whole boots)"
 		else
-			"$top/bench/booted-storm.sh" -s "${MP_BENCH_BOOT_VCPUS:-16:3 32:3 64:1}" \
-				>"$results/boot-$(date +%F).md" 2>"$BENCH_RAW/boot.log" ||
-				bench_log "bench/booted-storm.sh failed: $BENCH_RAW/boot.log"
+			# pairs that add to bench/results/boots.tsv: each cell of the
+			# verdict (bench/boot-verdict.sh) grows by MP_BENCH_BOOT_PAIRS
+			for c in ${MP_BENCH_BOOT_CELLS:-bookworm:16:hwlike trixie:16:hwlike bookworm:16:asbooted}; do
+				st=${c%%:*} vc=${c#*:}
+				co=${vc#*:} vc=${vc%%:*}
+				"$top/bench/boot-pairs.sh" -r "$st" -c "$vc" -C "$co" -n "${MP_BENCH_BOOT_PAIRS:-2}" \
+					2>>"$BENCH_RAW/boot.log" || bench_log "bench/boot-pairs.sh $c failed: $BENCH_RAW/boot.log"
+			done
 		fi
 		;;
 	*) bench_die "unknown scenario $s (storm, graph, dups, cost, boot, scale)" ;;

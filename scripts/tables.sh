@@ -146,6 +146,19 @@ make_table() {
 		"With modpreload / without, the whole boot at 16 vCPUs, from the kernel's" \
 		"tracepoints (\`bench/stacks.sh\`): [docs/benchmarks.md](docs/benchmarks.md#the-stacks)." ;;
 	boot-ratios-file) quote 'With / without' $(newest 'boot*.md' 'With / without') ;;
+	# the accumulated pairs' verdict (bench/boot-pairs.sh, bench/boot-verdict.sh)
+	boot-verdict) quote '| stack | vCPUs | condition |' $res/boot-verdict.md ;;
+	boot-verdict-readme)
+		if [ -f $res/boot-verdict.md ]; then
+			table_in $res/boot-verdict.md '| stack | vCPUs | condition |' | awk -F' [|] ' 'NR <= 2 || $3 == "hwlike"'
+			echo
+			echo "With / without modpreload, per pair, the median and its 95% interval (n pairs), with the"
+			echo "modules whose loads stall TCG for minutes kept out of both boots (kvm, kvm_amd, ccp,"
+			echo "powernow_k8: milliseconds on hardware); as booted, and the method:"
+			echo "[docs/benchmarks.md](docs/benchmarks.md#the-whole-boot)."
+		else
+			echo "(no boot pairs recorded yet)"
+		fi ;;
 	integrations) quote '| image |' $(newest 'integrations-*.md' '| image |') ;;
 	init) quote '| image |' $(newest 'init-vs-dracut-*.md' '| image |') ;;
 	init-arm64) quote '| architecture |' $(newest 'init-arm64-*.md' '| architecture |') ;;
@@ -188,6 +201,12 @@ case ${1:-} in
 			bad="$bad $doc:$(printf '%s\n' "$new" | diff "$doc" - | sed -n 's/^[<>] //p' | head -n 1 | cut -c1-60)"
 		fi
 	done
+	# the verdict file against the records it was made from, for the code it names
+	v=$res/boot-verdict.md
+	if [ -f "$v" ]; then
+		c=$(sed -n 's/^Code \([0-9a-f]*\) .*/\1/p' "$v")
+		[ "$(bench/boot-verdict.sh "$c")" = "$(cat "$v")" ] || bad="$bad $v:not what bench/boot-verdict.sh $c makes of boots.tsv"
+	fi
 	if [ -n "$bad" ]; then
 		echo "differs from bench/results:$bad"
 		exit 1
