@@ -127,13 +127,15 @@ lint() {
 	fi
 	# the cross build (make ARCH=arm64), when there is one
 	if [ -f build/arm64/modpreload ]; then
-		# 256 KiB: 261,952 bytes at 0.2.0 (without RELRO the 64 KiB
-		# alignment no longer pads the file: it grows byte by byte)
+		# 260 KiB: 261,952 bytes at 0.2.0 (without RELRO the 64 KiB
+		# alignment no longer pads the file: it grows byte by byte),
+		# 262,928 with the blacklist per source, the log's C1 escaping
+		# and the hand-over's urgent order, and one 4 KiB page to spare
 		size=$(stat -c %s build/arm64/modpreload)
-		if [ "$size" -le 262144 ]; then
-			echo "PASS: lint/size-arm64 (build/arm64/modpreload is $size bytes, budget 262144)"
+		if [ "$size" -le 266240 ]; then
+			echo "PASS: lint/size-arm64 (build/arm64/modpreload is $size bytes, budget 266240)"
 		else
-			echo "FAIL: lint/size-arm64: build/arm64/modpreload is $size bytes, over 256 KiB"
+			echo "FAIL: lint/size-arm64: build/arm64/modpreload is $size bytes, over 260 KiB"
 		fi
 	fi
 	# one version, the manual pages, the generated tables, the docs' links
