@@ -226,6 +226,20 @@ static bool may_join(const struct mp_env *env, const struct mp_module *m, const 
 	       errno == ENOENT;
 }
 
+/* mark_holdable() when a module not final has not been looked at yet:
+ * it reads the whole alias index */
+static void mark_new(struct mp_ctx *ctx)
+{
+	const struct mp_plan *p = mp_ctx_plan(ctx);
+	int i;
+
+	for (i = 0; i < p->nmods; i++)
+		if (!mp_state_done(p->mods[i].state) && p->mods[i].holdable == 0) {
+			mark_holdable(ctx);
+			return;
+		}
+}
+
 /*
  * What the hand-over cannot hold goes first: it keeps the caller (and on
  * the booted system, udevd and sysinit.target) waiting until it is under
@@ -238,11 +252,7 @@ void mp_handover_mark_urgent(struct mp_ctx *ctx)
 	struct mp_plan *p = mp_ctx_plan(ctx);
 	int i;
 
-	for (i = 0; i < p->nmods; i++)
-		if (!mp_state_done(p->mods[i].state) && p->mods[i].holdable == 0) {
-			mark_holdable(ctx);
-			break;
-		}
+	mark_new(ctx);
 	for (i = 0; i < p->nmods; i++)
 		p->mods[i].urgent = p->mods[i].holdable == 2;
 }
@@ -253,11 +263,7 @@ bool mp_handover_possible(struct mp_ctx *ctx, const char *dir)
 	const struct mp_env *env = mp_ctx_env(ctx);
 	int i;
 
-	for (i = 0; i < p->nmods; i++)
-		if (!mp_state_done(p->mods[i].state) && p->mods[i].holdable == 0) {
-			mark_holdable(ctx);
-			break;
-		}
+	mark_new(ctx);
 	for (i = 0; i < p->nmods; i++)
 		if (!mp_state_done(p->mods[i].state) && p->mods[i].holdable != 1 &&
 		    !may_join(env, &p->mods[i], dir))
