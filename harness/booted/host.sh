@@ -306,28 +306,13 @@ bt_merged_outside() {
 	echo $((_bt_s + _bt_p))
 }
 
-# bt_refused_joined RESULT: the calls refused with EEXIST that systemd-
-# modules-load made for a module a run of modpreload joined (left unheld
-# once its own load was in the kernel): before 6.5 the kernel reads such a
-# call's file, waits for ours and refuses it; at most one for each joined
-# module (both runs' reports name them)
-bt_refused_joined() {
-	_bt_j=0
-	for _bt_r in handover_initrd handover_booted; do
-		_bt_l=$(mpt_get "$_bt_r" "$1" | awk '{ print $3 }')
-		[ -n "$_bt_l" ] && [ "$_bt_l" != - ] && _bt_j=$((_bt_j + $(echo "$_bt_l" | tr ',' '\n' | wc -l)))
-	done
-	_bt_e=$(($(mpt_num initrd.eexist_by.systemd_modules "$1") + $(mpt_num booted.eexist_by.systemd_modules "$1")))
-	[ "$_bt_e" -le "$_bt_j" ] || _bt_e=$_bt_j
-	echo "$_bt_e"
-}
-
 # bt_check_no_wait RESULT: modpreload's waits, from its reports and the
 # kernel log, without reading a clock: none ended on its bound (an init()
 # given up on, the run's time up, udev's queue still there), and, with
-# BT_SLOW_NAMED_MS, the booted run handed over (READY=1) before the slow
-# module from modules-load.d had finished loading (joined: the boot did not
-# wait for it) and systemd became ready with the unit before that too
+# BT_SLOW_NAMED_MS (booted-storm sets it on 6.5 and later, where a name is
+# joined), the booted run handed over (READY=1) before the slow module from
+# modules-load.d had finished loading (the boot did not wait for it) and
+# systemd became ready with the unit before that too
 bt_check_no_wait() {
 	_bt_b=$(grep -a -c -e '^MPT: kmsg .*has not returned after' -e '^MPT: kmsg .*when the run.s time was up' \
 		-e '^MPT: kmsg .*still there after' -e '^MPT: bmod=[^ ]* [^ ]* [^ ]* hung$' "$1")
@@ -377,11 +362,9 @@ bt_check_with() {
 	# the kernel's; and a kernel of 6.5 or later hands a call for a file
 	# already being loaded that load's result: when the call was modprobe's
 	# or systemd's own module set-up (PID 1, modprobe@.service), outside
-	# coldplug, it is counted in the details; so is, before 6.5, the
-	# refused call of systemd-modules-load for a module modpreload joined
-	# (bt_refused_joined); no one else's may be there
+	# coldplug, it is counted in the details; no one else's may be there
 	_bt_kern=$(($(mpt_num initrd.eexist_by.modprobe "$1") + $(mpt_num booted.eexist_by.modprobe "$1") +
-		$(mpt_num boot.modprobe_repeats "$1") + $(bt_merged_outside "$1") + $(bt_refused_joined "$1")))
+		$(mpt_num boot.modprobe_repeats "$1") + $(bt_merged_outside "$1")))
 	eq "module loaded twice, other than by the kernel's modprobe" "$(mpt_get boot.dup_other "$1")" ""
 	eq "load calls == modules loaded (the kernel's and systemd's repeats, counted apart: $_bt_kern)" \
 		"$((_bt_calls - _bt_kern))" "$(($(mpt_num boot.modules "$1")))"

@@ -34,12 +34,13 @@
  * init_module (a kmod that decompresses in user space), the kernel reads
  * and checks the file, waits for ours to be live (add_unformed_module) and
  * refuses it with EEXIST, which libkmod counts as loaded. That is one
- * refused duplicate for each program that asks while ours runs (counted by
- * the harness and named); waiting for such a module before the hand-over
- * held the whole boot for every load in flight (15 s under TCG at 16
- * vCPUs on 6.1, while all its loads ran). Only where no device alias leads
- * to the module (udev would ask for it once per device), and, before 6.5,
- * not for the caller's own list, which it loads by name right after us.
+ * refused duplicate for each program that asks while ours runs; waiting for
+ * such a module before the hand-over held the whole boot for every load in
+ * flight (15 s under TCG at 16 vCPUs on 6.1, while all its loads ran).
+ * Only where no device alias leads to the module (udev would ask for it
+ * once per device), and, before 6.5, not for a name: what follows us loads
+ * it by name at once, so that duplicate is certain; a name is waited for
+ * there, and started before everything else (mp_handover_mark_urgent).
  *
  * This process may outlive the initramfs: it ignores the signals a
  * stopping unit or init sends (a fatal signal pending would abort the
@@ -141,7 +142,7 @@ static int read_aliases(struct mp_ctx *ctx, const char *path, char **buf, size_t
  */
 static void mark_holdable(struct mp_ctx *ctx)
 {
-	const unsigned named = 1u << MP_SRC_ARGUMENT | 1u << MP_SRC_CONFIG | 1u << MP_SRC_CMDLINE;
+	const unsigned named = MP_SRC_NAMED;
 	struct mp_plan *p = mp_ctx_plan(ctx);
 	_cleanup_(mp_strmap_freep) struct mp_strmap *want = mp_strmap_new();
 	_cleanup_free_ char *buf = NULL;
@@ -214,12 +215,13 @@ static bool may_join(const struct mp_env *env, const struct mp_module *m, const 
 
 	if (m->state != MP_RUNNING || m->path == NULL || m->udev_alias || !env->live_state)
 		return false;
-	/* The caller's own list (mkinitcpio's MODULES, initramfs-tools'
-	 * /conf/modules) is what the caller modprobes right after we return:
-	 * a duplicate it would surely make, and no time won, unless the
-	 * kernel joins it (6.5+, a file it reads itself) */
+	/* A name is loaded by name right after we return (systemd-modules-load
+	 * for modules-load.d, mkinitcpio's modprobe -qab for MODULES,
+	 * initramfs-tools' load_modules for /conf/modules): a duplicate for
+	 * sure unless the kernel joins it (6.5+, a file it reads itself).
+	 * There it is waited for instead, and starts first (urgent). */
 	f = mp_decompress_format(m->path);
-	if ((m->sources & 1u << MP_SRC_ARGUMENT) &&
+	if ((m->sources & MP_SRC_NAMED) &&
 	    (mp_kernel_version(env->kver) < 6005 || (f != NULL && strcmp(env->compression, f->name) != 0)))
 		return false;
 	return held_path(path, sizeof(path), dir, m->name) == 0 && access(path, F_OK) < 0 &&

@@ -21,8 +21,6 @@
 # prints udevd's lines on the device (ho.udev). About 4 minutes.
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
-# the same root disk as booted-storm's (its slow module in modules-load.d)
-BT_SLOW_NAMED_MS=${MP_BOOTED_SLOW_NAMED_MS:-10000}
 # shellcheck source=harness/booted/host.sh
 . "$top/harness/booted/host.sh"
 # shellcheck source=harness/lib/scenarios/handover.sh
