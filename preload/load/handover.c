@@ -208,21 +208,31 @@ static int held_path(char *buf, size_t size, const char *dir, const char *name)
  * systemd-modules-load skip it, and our worker may be waiting for that
  * run's load, another file).
  */
-static bool may_join(const struct mp_env *env, const struct mp_module *m, const char *dir)
+/*
+ * Whether M, not holdable, can never be joined in this run: udev would ask
+ * for it once per device, or it is a name and the kernel would not join
+ * the next call for it. A name is loaded by name right after we return
+ * (systemd-modules-load for modules-load.d, mkinitcpio's modprobe -qab for
+ * MODULES, initramfs-tools' load_modules for /conf/modules): a duplicate
+ * for sure unless the kernel joins it (6.5+, a file it reads itself).
+ * Such a module is waited for, and starts first (mp_handover_mark_urgent).
+ */
+static bool must_finish(const struct mp_env *env, const struct mp_module *m)
 {
 	const struct mp_format *f;
+
+	if (m->path == NULL || m->udev_alias)
+		return true;
+	f = m->sources & MP_SRC_NAMED ? mp_decompress_format(m->path) : NULL;
+	return (m->sources & MP_SRC_NAMED) &&
+	       (mp_kernel_version(env->kver) < 6005 || (f != NULL && strcmp(env->compression, f->name) != 0));
+}
+
+static bool may_join(const struct mp_env *env, const struct mp_module *m, const char *dir)
+{
 	char path[PATH_MAX];
 
-	if (m->state != MP_RUNNING || m->path == NULL || m->udev_alias || !env->live_state)
-		return false;
-	/* A name is loaded by name right after we return (systemd-modules-load
-	 * for modules-load.d, mkinitcpio's modprobe -qab for MODULES,
-	 * initramfs-tools' load_modules for /conf/modules): a duplicate for
-	 * sure unless the kernel joins it (6.5+, a file it reads itself).
-	 * There it is waited for instead, and starts first (urgent). */
-	f = mp_decompress_format(m->path);
-	if ((m->sources & MP_SRC_NAMED) &&
-	    (mp_kernel_version(env->kver) < 6005 || (f != NULL && strcmp(env->compression, f->name) != 0)))
+	if (m->state != MP_RUNNING || !env->live_state || must_finish(env, m))
 		return false;
 	return held_path(path, sizeof(path), dir, m->name) == 0 && access(path, F_OK) < 0 &&
 	       errno == ENOENT;
@@ -243,11 +253,13 @@ static void mark_new(struct mp_ctx *ctx)
 }
 
 /*
- * What the hand-over cannot hold goes first: it keeps the caller (and on
- * the booted system, udevd and sysinit.target) waiting until it is under
- * way, or done. Left in the critical-path order it queued behind every
- * longer chain: mpt_params (modules-load.d) started 8 s after the others
- * in a 16-vCPU boot with two loads at a time, and READY=1 waited for it.
+ * What the hand-over must see done goes first (what it can join need
+ * only be under way, and is not hurried: kvm, a kernel alias, started
+ * beside mpt_params stalled it for 90 s under TCG): it keeps the caller
+ * (and on the booted system, udevd and sysinit.target) waiting. Left in
+ * the critical-path order it queued behind every longer chain: mpt_params
+ * (modules-load.d) started 8 s after the others in a 16-vCPU boot with two
+ * loads at a time, and READY=1 waited for it.
  */
 void mp_handover_mark_urgent(struct mp_ctx *ctx)
 {
@@ -256,7 +268,7 @@ void mp_handover_mark_urgent(struct mp_ctx *ctx)
 
 	mark_new(ctx);
 	for (i = 0; i < p->nmods; i++)
-		p->mods[i].urgent = p->mods[i].holdable == 2;
+		p->mods[i].urgent = p->mods[i].holdable == 2 && must_finish(mp_ctx_env(ctx), &p->mods[i]);
 }
 
 bool mp_handover_possible(struct mp_ctx *ctx, const char *dir)

@@ -233,10 +233,10 @@ t_handover_bound() {
 	check "nothing hung" eq "$(jq '.counts.hung // 0' "$t/r.json")" 0
 }
 
-# What the hand-over cannot hold goes first: with one load at a time, the
-# module a list names (nm, no device alias) starts before the longest
-# chain (c1, which c2 and c3 need, each a device's driver), so that the
-# caller waits only until it is under way.
+# What the hand-over must see done goes first: with one load at a time,
+# the module a list names (nm, no device alias; before 6.5 a name is waited
+# for) starts before the longest chain (c1, which c2 and c3 need, each a
+# device's driver), so that the caller waits no longer than it takes.
 t_handover_urgent() {
 	spec='nm\nc1 alias=pci:v0000AAAAd*sv*sd*bc*sc*i*\nc2 c1 alias=pci:v0000BBBBd*sv*sd*bc*sc*i*\nc3 c2 alias=pci:v0000CCCCd*sv*sd*bc*sc*i*\n'
 	setup "$spec"
@@ -247,14 +247,14 @@ t_handover_urgent() {
 	done
 	held=$t/run/modprobe.d
 	mkdir -p "$t/run"
-	printf '%b' "$spec" | "$top/tests/unit/mktree.sh" "$t/root" 6.12.1 >/dev/null
+	printf '%b' "$spec" | "$top/tests/unit/mktree.sh" "$t/root" 6.4.0 >/dev/null
 	echo nm >"$t/list.conf"
 	RULES=nm:0:1000,c1:0:300
-	run_handover -S 6.12.1 -j 1 --pool fixed -c "$t/list.conf"
+	run_handover -S 6.4.0 -j 1 --pool fixed -c "$t/list.conf"
 	check "exit 0 at the hand-over" eq "$rc" 0
 	check "the child reported" wait_report
 	check "nm first, before the chain's head" before nm c1
-	check "report: nm joined" eq "$(jq -c .handover.joined "$t/r.json")" '["nm"]'
+	check "nm waited for (a name before 6.5)" eq "$(jq -c '.handover.joined // []' "$t/r.json")" '[]'
 }
 
 # slow fails after the hand-over: udev skipped its device meanwhile, so
