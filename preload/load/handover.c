@@ -26,21 +26,14 @@
  * image's MODULES) is skipped by systemd-modules-load and `modprobe -b`
  * when held, and what is ordered after them would not wait for it. Until
  * every module left is held or joined there is no hand-over: the run waits
- * as it did before. Joined (may_join): once our call is in the kernel, a
- * modprobe by name or the kernel's own request for the module waits inside
- * its call for ours, on every kernel, and then answers as ours did: on 6.5
- * and later the kernel joins a second finit_module of the same file to ours
- * (idempotent_init_module) and reads nothing; before 6.5, or through
- * init_module (a kmod that decompresses in user space), the kernel reads
- * and checks the file, waits for ours to be live (add_unformed_module) and
- * refuses it with EEXIST, which libkmod counts as loaded. That is one
- * refused duplicate for each program that asks while ours runs; waiting for
- * such a module before the hand-over held the whole boot for every load in
- * flight (15 s under TCG at 16 vCPUs on 6.1, while all its loads ran).
- * Only where no device alias leads to the module (udev would ask for it
- * once per device), and, before 6.5, not for a name: what follows us loads
- * it by name at once, so that duplicate is certain; a name is waited for
- * there, and started before everything else (mp_handover_mark_urgent).
+ * as it did before. Joined (may_join): on 6.5 and later the kernel joins a
+ * second finit_module of a file to one in flight (idempotent_init_module),
+ * so once our call is in, the modprobe by name or the kernel's own request
+ * waits inside its call for ours and returns what ours returns, reading
+ * nothing, as it would have waited for its own load. Only where no device
+ * alias leads to the module: udev would ask for it too, and a kmod that
+ * decompresses in user space (30 and older) calls init_module, which the
+ * kernel does not join.
  *
  * This process may outlive the initramfs: it ignores the signals a
  * stopping unit or init sends (a fatal signal pending would abort the
@@ -209,30 +202,26 @@ static int held_path(char *buf, size_t size, const char *dir, const char *name)
  * run's load, another file).
  */
 /*
- * Whether M, not holdable, can never be joined in this run: udev would ask
- * for it once per device, or it is a name and the kernel would not join
- * the next call for it. A name is loaded by name right after we return
- * (systemd-modules-load for modules-load.d, mkinitcpio's modprobe -qab for
- * MODULES, initramfs-tools' load_modules for /conf/modules): a duplicate
- * for sure unless the kernel joins it (6.5+, a file it reads itself).
- * Such a module is waited for, and starts first (mp_handover_mark_urgent).
+ * Whether M, not holdable, may be left to the kernel (joined): ours is
+ * under way (a worker has it) on 6.5 or later, through finit (the file
+ * plain, or in the format the kernel decompresses), so a second
+ * finit_module of the file joins ours; no device alias leads to it (a kmod
+ * that decompresses in user space, 30 and older, calls init_module, which
+ * the kernel does not join: udev's call would be read and refused); and no
+ * other run holds it (the initramfs's, for a module the root's
+ * modules-load.d names: its blacklist would have systemd-modules-load skip
+ * it, and our worker may be waiting for that run's load, another file).
  */
-static bool must_finish(const struct mp_env *env, const struct mp_module *m)
-{
-	const struct mp_format *f;
-
-	if (m->path == NULL || m->udev_alias)
-		return true;
-	f = m->sources & MP_SRC_NAMED ? mp_decompress_format(m->path) : NULL;
-	return (m->sources & MP_SRC_NAMED) &&
-	       (mp_kernel_version(env->kver) < 6005 || (f != NULL && strcmp(env->compression, f->name) != 0));
-}
-
 static bool may_join(const struct mp_env *env, const struct mp_module *m, const char *dir)
 {
+	const struct mp_format *f;
 	char path[PATH_MAX];
 
-	if (m->state != MP_RUNNING || !env->live_state || must_finish(env, m))
+	if (m->state != MP_RUNNING || m->path == NULL || m->udev_alias || !env->live_state ||
+	    mp_kernel_version(env->kver) < 6005)
+		return false;
+	f = mp_decompress_format(m->path);
+	if (f != NULL && strcmp(env->compression, f->name) != 0)
 		return false;
 	return held_path(path, sizeof(path), dir, m->name) == 0 && access(path, F_OK) < 0 &&
 	       errno == ENOENT;
@@ -250,25 +239,6 @@ static void mark_new(struct mp_ctx *ctx)
 			mark_holdable(ctx);
 			return;
 		}
-}
-
-/*
- * What the hand-over must see done goes first (what it can join need
- * only be under way, and is not hurried: kvm, a kernel alias, started
- * beside mpt_params stalled it for 90 s under TCG): it keeps the caller
- * (and on the booted system, udevd and sysinit.target) waiting. Left in
- * the critical-path order it queued behind every longer chain: mpt_params
- * (modules-load.d) started 8 s after the others in a 16-vCPU boot with two
- * loads at a time, and READY=1 waited for it.
- */
-void mp_handover_mark_urgent(struct mp_ctx *ctx)
-{
-	struct mp_plan *p = mp_ctx_plan(ctx);
-	int i;
-
-	mark_new(ctx);
-	for (i = 0; i < p->nmods; i++)
-		p->mods[i].urgent = p->mods[i].holdable == 2 && must_finish(mp_ctx_env(ctx), &p->mods[i]);
 }
 
 bool mp_handover_possible(struct mp_ctx *ctx, const char *dir)

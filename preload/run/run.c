@@ -101,13 +101,10 @@ static int gather(struct mp_ctx *ctx, const struct mp_run_args *a)
  * at the start and whenever the plan has grown; with them each module's
  * priority, the longest chain of expected load time it starts, which
  * changes with the graph. */
-static int plan_waves(struct mp_ctx *ctx, bool handover)
+static int plan_waves(struct mp_ctx *ctx)
 {
 	int r = mp_graph_waves(mp_ctx_plan(ctx), mp_warn_cb, ctx);
 
-	/* what the hand-over must wait for starts first (handover.c) */
-	if (r >= 0 && handover)
-		mp_handover_mark_urgent(ctx);
 	return r < 0 ? r : mp_graph_priorities(mp_ctx_plan(ctx), mp_ctx_env(ctx)->profile.profile);
 }
 
@@ -142,8 +139,7 @@ static bool nodev_on(struct mp_ctx *ctx, const struct mp_run_args *a)
  * or announcements lost) all of them again. */
 static int more_devices(void *data, bool rescan)
 {
-	const struct conductor *c = data;
-	struct mp_ctx *ctx = c->ctx;
+	struct mp_ctx *ctx = ((struct conductor *)data)->ctx;
 	const struct mp_plan *p = mp_ctx_plan(ctx);
 	int before = p->nmods, r;
 
@@ -156,7 +152,7 @@ static int more_devices(void *data, bool rescan)
 	}
 	if (r < 0 || p->nmods == before)
 		return r < 0 ? r : 0;
-	r = plan_waves(ctx, handing_over(c));
+	r = plan_waves(ctx);
 	return r < 0 ? r : p->nmods - before;
 }
 
@@ -208,7 +204,7 @@ static int schedule(struct conductor *c)
 	const struct mp_run_args *a = c->a;
 	struct mp_feed feed = { mp_ctx_coldplug(ctx)->uevent_fd, NULL, c, NULL, NULL };
 	uint64_t t;
-	int r = plan_waves(ctx, handing_over(c) && !a->opts.dry_run);
+	int r = plan_waves(ctx);
 
 	if (a->opts.coldplug)
 		feed.more = more_devices;

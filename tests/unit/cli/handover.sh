@@ -91,13 +91,14 @@ t_handover_named() {
 	check "off: nothing held" eq "$(held_files)" ""
 }
 
-# A module that cannot be held (asked for by name, or by a kernel alias) is
-# "joined" once our call is in the kernel, and the caller goes on while its
-# init() runs; it stays unheld. Another program's call for it then waits in
-# the kernel for ours: merged on 6.5 and later, read and refused with
-# EEXIST (which libkmod counts as loaded) before 6.5 or through
-# init_module. Only if no device alias leads to it (udev would ask once a
-# device) and no other run holds it; on every kernel.
+# On 6.5 and later the kernel joins a second finit_module of a file to the
+# first: a module that cannot be held (asked for by name, or by a kernel
+# alias) is "joined" once our call is in the kernel, and the caller goes on
+# while its init() runs; it stays unheld. Only if no device alias leads to
+# it (udev would ask too, and a kmod of 30 or older would make that a call
+# the kernel reads and refuses), no other run holds it, the kernel is 6.5
+# or later and the kernel reads the file itself (a format it does not
+# decompress is decompressed here and loaded with init_module, not joined).
 handover_kver() { # $1: the kernel release; the tree again, for it
 	printf '%b' "$(cat "$t/spec")" | "$top/tests/unit/mktree.sh" "$t/root" "$1" >/dev/null
 }
@@ -163,43 +164,24 @@ t_handover_joined() {
 	wait_report
 	check "held by another run: its file left" [ -e "$held/modpreload-held-slow.conf" ]
 
-	# 6.4: a second call is read and refused once ours is live, not merged.
-	# A kernel alias only (fs-*), planned as what user's device needs: no
-	# one asks for it by name next, joined all the same (at most one refused
-	# duplicate if the kernel asks while ours runs), and the caller goes on
-	handover_setup
-	check "6.4 fs: spec" handover_noalias fs-slowfs
-	handover_kver 6.4.0
-	RULES=slow:0:2000
-	run_handover -S 6.4.0
-	check "6.4, a kernel alias: the caller went on first" eq "$(ended slow)" 0
-	wait_report
-	check "6.4, a kernel alias: slow joined" eq "$(jq -c .handover.joined "$t/r.json")" '["slow"]'
-	check "6.4, a kernel alias: slow loaded once" eq "$(starts slow)" 1
-
-	# 6.4, a name (a list: systemd-modules-load loads it by name right
-	# after, a duplicate for sure): waited for
+	# 6.4: the kernel reads a second call's file before it refuses it
 	handover_setup
 	handover_noalias
 	handover_kver 6.4.0
-	echo slow >"$t/list.conf"
 	RULES=slow:0:1000
-	run_handover -S 6.4.0 -c "$t/list.conf"
-	check "6.4, a name: slow ended first" eq "$(ended slow)" 1
-	check "6.4, a name: report: no hand-over" eq "$(jq .handover "$t/r.json")" null
+	run_handover -S 6.4.0 slow
+	check "6.4: slow ended first" eq "$(ended slow)" 1
+	check "6.4: report: no hand-over" eq "$(jq .handover "$t/r.json")" null
 
-	# a format the kernel does not decompress (init_module, not joined by
-	# the kernel): a name is waited for
 	handover_setup
 	handover_noalias
 	sed -i 's/^slow/slow comp=zstd/' "$t/spec"
 	handover_kver 6.12.1
 	echo xz >"$t/sys/module/compression"
-	echo slow >"$t/list.conf"
 	RULES=slow:0:1000
-	run_handover -S 6.12.1 -c "$t/list.conf"
-	check "init_module, a name: slow ended first" eq "$(ended slow)" 1
-	check "init_module, a name: report: no hand-over" eq "$(jq .handover "$t/r.json")" null
+	run_handover -S 6.12.1 slow
+	check "init_module: slow ended first" eq "$(ended slow)" 1
+	check "init_module: report: no hand-over" eq "$(jq .handover "$t/r.json")" null
 }
 
 # A bare word among a module's aliases (acpi_cpufreq's "acpi") is an old
@@ -231,30 +213,6 @@ t_handover_bound() {
 	check "slow loaded, not given up on" eq "$(jq -r '.modules[] | select(.name == "slow") | .state' "$t/r.json")" loaded
 	check "user loaded after it" eq "$(jq -r '.modules[] | select(.name == "user") | .state' "$t/r.json")" loaded
 	check "nothing hung" eq "$(jq '.counts.hung // 0' "$t/r.json")" 0
-}
-
-# What the hand-over must see done goes first: with one load at a time,
-# the module a list names (nm, no device alias; before 6.5 a name is waited
-# for) starts before the longest chain (c1, which c2 and c3 need, each a
-# device's driver), so that the caller waits no longer than it takes.
-t_handover_urgent() {
-	spec='nm\nc1 alias=pci:v0000AAAAd*sv*sd*bc*sc*i*\nc2 c1 alias=pci:v0000BBBBd*sv*sd*bc*sc*i*\nc3 c2 alias=pci:v0000CCCCd*sv*sd*bc*sc*i*\n'
-	setup "$spec"
-	for d in A B C; do
-		mkdir -p "$t/sys/devices/pci0000:00/dev$d"
-		echo "MODALIAS=pci:v0000${d}${d}${d}${d}d00000001sv00000000sd00000000bc00sc00i00" \
-			>"$t/sys/devices/pci0000:00/dev$d/uevent"
-	done
-	held=$t/run/modprobe.d
-	mkdir -p "$t/run"
-	printf '%b' "$spec" | "$top/tests/unit/mktree.sh" "$t/root" 6.4.0 >/dev/null
-	echo nm >"$t/list.conf"
-	RULES=nm:0:1000,c1:0:300
-	run_handover -S 6.4.0 -j 1 --pool fixed -c "$t/list.conf"
-	check "exit 0 at the hand-over" eq "$rc" 0
-	check "the child reported" wait_report
-	check "nm first, before the chain's head" before nm c1
-	check "nm waited for (a name before 6.5)" eq "$(jq -c '.handover.joined // []' "$t/r.json")" '[]'
 }
 
 # slow fails after the hand-over: udev skipped its device meanwhile, so
