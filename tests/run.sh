@@ -129,7 +129,7 @@ lint() {
 	if [ -f build/arm64/modpreload ]; then
 		# 260 KiB: 261,952 bytes at 0.2.0 (without RELRO the 64 KiB
 		# alignment no longer pads the file: it grows byte by byte),
-		# 262,928 with the blacklist per source, the log's C1 escaping
+		# 262,576 with the blacklist per source, the log's C1 escaping
 		# and the hand-over's urgent order, and one 4 KiB page to spare
 		size=$(stat -c %s build/arm64/modpreload)
 		if [ "$size" -le 266240 ]; then
