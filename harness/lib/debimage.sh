@@ -300,7 +300,8 @@ deb_check_preloaded() {
 
 # deb_check_analyze RESULT: the report the boot left (the root's "MPTJ:"
 # lines in the serial log beside RESULT, saved as RESULT.json) is JSON and
-# `modpreload analyze` reads it: exit 0, nothing on stderr, its header
+# `modpreload analyze` reads it: exit 0, on stderr only that the report is
+# another boot's (the guest's boot id, which the report carries), its header
 # counts the report's modules for the report's kernel, and its critical
 # chain is the report's.
 deb_check_analyze() {
@@ -313,7 +314,10 @@ deb_check_analyze() {
 	_db_rc=0
 	"$top/build/modpreload-analyze" "$_db_j" >"$_db_j.txt" 2>"$_db_j.err" || _db_rc=$?
 	eq "modpreload analyze: exit" "$_db_rc" 0
-	eq "modpreload analyze: stderr" "$(head -c 200 "$_db_j.err")" ""
+	# read here, on the host: the report carries the guest's boot id, and
+	# analyze says that it is not this boot's, and nothing else
+	eq "modpreload analyze: stderr" "$(cat "$_db_j.err")" \
+		"modpreload analyze: $_db_j: not this boot's report (its boot id $(jq -r .boot_id "$_db_j"), this boot's $(cat /proc/sys/kernel/random/boot_id))"
 	grep -q "^modpreload [^ ]* on $(jq -r .kernel "$_db_j"): $(jq '.modules | length' "$_db_j") modules" \
 		"$_db_j.txt" || fail "modpreload analyze: header is '$(head -n 1 "$_db_j.txt")'"
 	eq "modpreload analyze: the critical chain" \
