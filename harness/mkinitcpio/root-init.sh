@@ -57,7 +57,7 @@ esac
 
 mpt_loaded virtio_pci virtio_blk ext4 aesni_intel sha256_ssse3 crc32c_intel \
 	ghash_clmulni_intel mpt_spawn mpt_drv mpt_drv2 mpt_drvlib mpt_fail \
-	mpt_fail_child mpt_params mpt_aliased
+	mpt_fail_child mpt_params mpt_aliased mpt_dia_top mpt_dia_left mpt_dia_base
 mpt_proc_count
 mpt_proc_count mpt_
 mpt_param mpt_drv probed
