@@ -20,9 +20,6 @@ enum mp_source {
 	MP_SRC_UEVENT, /* devices that appeared while we were loading */
 	MP_SRC_MAX,
 };
-/* the sources that ask for a module by name: what follows us in the boot
- * (systemd-modules-load, modprobe -b, load_modules) asks for it again */
-#define MP_SRC_NAMED (1u << MP_SRC_ARGUMENT | 1u << MP_SRC_CONFIG | 1u << MP_SRC_CMDLINE)
 
 enum mp_state {
 	MP_PENDING,  /* waiting for its dependencies */

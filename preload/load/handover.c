@@ -135,7 +135,7 @@ static int read_aliases(struct mp_ctx *ctx, const char *path, char **buf, size_t
  */
 static void mark_holdable(struct mp_ctx *ctx)
 {
-	const unsigned named = MP_SRC_NAMED;
+	const unsigned named = 1u << MP_SRC_ARGUMENT | 1u << MP_SRC_CONFIG | 1u << MP_SRC_CMDLINE;
 	struct mp_plan *p = mp_ctx_plan(ctx);
 	_cleanup_(mp_strmap_freep) struct mp_strmap *want = mp_strmap_new();
 	_cleanup_free_ char *buf = NULL;
@@ -191,16 +191,6 @@ static int held_path(char *buf, size_t size, const char *dir, const char *name)
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
-/*
- * Whether M, not holdable, may be left to the kernel (joined): ours is
- * under way (a worker has it), so another program's call for it waits in
- * the kernel for ours (merged on 6.5+, refused with EEXIST once ours is
- * live before that); no device alias leads to it (udev would ask once per
- * device); and no other run holds it (the initramfs's, for a module the
- * root's modules-load.d names: its blacklist would have
- * systemd-modules-load skip it, and our worker may be waiting for that
- * run's load, another file).
- */
 /*
  * Whether M, not holdable, may be left to the kernel (joined): ours is
  * under way (a worker has it) on 6.5 or later, through finit (the file

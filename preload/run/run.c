@@ -116,12 +116,6 @@ struct conductor {
 	int status_fd;
 };
 
-/* Whether this run hands over: asked, someone to tell, not off. */
-static bool handing_over(const struct conductor *c)
-{
-	return c->a->handover && c->status_fd >= 0 && !mp_ctx_cmdline(c->ctx)->handover_off;
-}
-
 /* The byte that tells the caller it may go on (exit statuses are small). */
 #define MP_STATUS_HANDOVER 'H'
 
@@ -208,7 +202,7 @@ static int schedule(struct conductor *c)
 
 	if (a->opts.coldplug)
 		feed.more = more_devices;
-	if (handing_over(c)) {
+	if (a->handover && c->status_fd >= 0 && !mp_ctx_cmdline(ctx)->handover_off) {
 		feed.handover = handover;
 		feed.tick = after_handover;
 	}
