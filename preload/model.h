@@ -80,6 +80,8 @@ struct mp_module {
 	bool expect_known;  /* expect_ns is the profile's */
 	uint64_t prio;      /* expect_ns along the longest chain it starts:
 			       the ready queue hands out the highest first */
+	bool urgent;        /* the hand-over waits for it (handover.c, soon):
+			       it and what it needs go first */
 	unsigned char holdable; /* handover.c: 0 not asked yet, 1 yes, 2 no */
 	bool udev_alias;    /* handover.c: a device alias leads to it */
 	bool held;          /* udev was kept off it at the hand-over */

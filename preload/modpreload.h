@@ -83,6 +83,8 @@ struct mp_run_args {
 	bool fork_guard;            /* run in a child so a hung init() cannot hold us */
 	bool handover;              /* with fork_guard: return once the plan is
 				       whole, a child loading the rest (handover.c) */
+	bool handover_soon;         /* and sooner: what the hand-over waits for
+				       first, a kernel alias joined before 6.5 */
 	const char *hold_dir;       /* where held modules are blacklisted; NULL:
 				       MP_HOLD_DIR */
 	char *argv0;                /* made '@...' in an initrd: systemd spares it */

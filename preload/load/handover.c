@@ -191,27 +191,55 @@ static int held_path(char *buf, size_t size, const char *dir, const char *name)
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
+/* The kernel joins a second finit_module of M's file to ours (6.5 and
+ * later, idempotent_init_module): the file is plain, or in the format the
+ * kernel decompresses itself. */
+static bool kernel_joins(const struct mp_env *env, const struct mp_module *m)
+{
+	const struct mp_format *f = mp_decompress_format(m->path);
+
+	return mp_kernel_version(env->kver) >= 6005 && (f == NULL || strcmp(env->compression, f->name) == 0);
+}
+
+/*
+ * Whether M, not holdable, must be final before the hand-over. Yes where a
+ * device alias leads to it: udev would ask once a device (and a kmod that
+ * decompresses in user space, 30 and older, calls init_module, which the
+ * kernel does not join: each call read and refused). Otherwise not where
+ * the kernel joins the next call to ours. Before 6.5 (or a format the
+ * kernel does not decompress) the next call is read, checked and refused
+ * with EEXIST once ours is live, which libkmod counts as loaded: for a
+ * name that is certain (what follows us in the boot loads every name again
+ * at once: systemd-modules-load, mkinitcpio's modprobe -qab,
+ * initramfs-tools' load_modules), so a name is waited for; for a module
+ * only the kernel asks for by alias (edac-mce-amd, devname:kvm) it happens
+ * only if the kernel asks while ours loads, and with soon (the booted
+ * system's run) that one refused duplicate is allowed rather than the boot
+ * waiting for the init(). Not in an initramfs: there the hand-over coming
+ * sooner left devices our loads were still making to udev, which loaded
+ * their dependencies again (handover-design.md §9).
+ */
+static bool must_finish(const struct mp_env *env, const struct mp_module *m, bool soon)
+{
+	const unsigned named = 1u << MP_SRC_ARGUMENT | 1u << MP_SRC_CONFIG | 1u << MP_SRC_CMDLINE;
+
+	if (m->path == NULL || m->udev_alias)
+		return true;
+	return !kernel_joins(env, m) && (!soon || (m->sources & named));
+}
+
 /*
  * Whether M, not holdable, may be left to the kernel (joined): ours is
- * under way (a worker has it) on 6.5 or later, through finit (the file
- * plain, or in the format the kernel decompresses), so a second
- * finit_module of the file joins ours; no device alias leads to it (a kmod
- * that decompresses in user space, 30 and older, calls init_module, which
- * the kernel does not join: udev's call would be read and refused); and no
+ * under way (a worker has it), it need not be final (must_finish), and no
  * other run holds it (the initramfs's, for a module the root's
  * modules-load.d names: its blacklist would have systemd-modules-load skip
  * it, and our worker may be waiting for that run's load, another file).
  */
-static bool may_join(const struct mp_env *env, const struct mp_module *m, const char *dir)
+static bool may_join(const struct mp_env *env, const struct mp_module *m, const char *dir, bool soon)
 {
-	const struct mp_format *f;
 	char path[PATH_MAX];
 
-	if (m->state != MP_RUNNING || m->path == NULL || m->udev_alias || !env->live_state ||
-	    mp_kernel_version(env->kver) < 6005)
-		return false;
-	f = mp_decompress_format(m->path);
-	if (f != NULL && strcmp(env->compression, f->name) != 0)
+	if (m->state != MP_RUNNING || !env->live_state || must_finish(env, m, soon))
 		return false;
 	return held_path(path, sizeof(path), dir, m->name) == 0 && access(path, F_OK) < 0 &&
 	       errno == ENOENT;
@@ -231,7 +259,26 @@ static void mark_new(struct mp_ctx *ctx)
 		}
 }
 
-bool mp_handover_possible(struct mp_ctx *ctx, const char *dir)
+/*
+ * What the hand-over must see final goes first (soon): it keeps the
+ * caller, and on the booted system udevd and sysinit.target, waiting. In
+ * the critical-path order it queued behind every longer chain: mpt_params
+ * (modules-load.d) started 8 s after the others in a 16-vCPU boot with two
+ * loads at a time, and READY=1 waited for it. What may be joined need only
+ * be under way, and is not hurried (kvm, a kernel alias, started beside
+ * mpt_params stalled it for 90 s under TCG).
+ */
+void mp_handover_mark_urgent(struct mp_ctx *ctx)
+{
+	struct mp_plan *p = mp_ctx_plan(ctx);
+	int i;
+
+	mark_new(ctx);
+	for (i = 0; i < p->nmods; i++)
+		p->mods[i].urgent = p->mods[i].holdable == 2 && must_finish(mp_ctx_env(ctx), &p->mods[i], true);
+}
+
+bool mp_handover_possible(struct mp_ctx *ctx, const char *dir, bool soon)
 {
 	struct mp_plan *p = mp_ctx_plan(ctx);
 	const struct mp_env *env = mp_ctx_env(ctx);
@@ -240,7 +287,7 @@ bool mp_handover_possible(struct mp_ctx *ctx, const char *dir)
 	mark_new(ctx);
 	for (i = 0; i < p->nmods; i++)
 		if (!mp_state_done(p->mods[i].state) && p->mods[i].holdable != 1 &&
-		    !may_join(env, &p->mods[i], dir))
+		    !may_join(env, &p->mods[i], dir, soon))
 			return false;
 	return true;
 }

@@ -30,7 +30,7 @@ enum {
 	OPT_COLDPLUG = 256, OPT_NO_DEFAULT_CONFIG, OPT_CMDLINE, OPT_WAVES, OPT_SETTLE,
 	OPT_KMSG, OPT_NO_KSTATS, OPT_SYSFS, OPT_NO_FORK, OPT_ORDER, OPT_POOL, OPT_PROFILE,
 	OPT_PROFILE_OUT, OPT_MODULES_LOAD, OPT_NODEV, OPT_LIST_CONFIG,
-	OPT_HANDOVER, OPT_HOLD_DIR, OPT_ESTIMATE,
+	OPT_HANDOVER, OPT_HANDOVER_SOON, OPT_HOLD_DIR, OPT_ESTIMATE,
 };
 
 /* --help's headings */
@@ -100,6 +100,10 @@ static const struct cli_option options[] = {
 	{ "handover", OPT_HANDOVER, -1, NO_HEADING, NULL,
 	  "return (READY=1 under systemd) once the plan is\n"
 	  "whole; a child finishes the loads, udev kept off them" },
+	{ "handover-soon", OPT_HANDOVER_SOON, -1, NO_HEADING, NULL,
+	  "--handover, sooner (the booted system): what it\n"
+	  "waits for loads first, a kernel alias is not\n"
+	  "waited for before 6.5" },
 	{ "hold-dir", OPT_HOLD_DIR, -1, NO_HEADING, "DIR",
 	  "where held modules are blacklisted (default\n"
 	  MP_HOLD_DIR ")" },
@@ -437,6 +441,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_HANDOVER:
 			a.handover = true;
+			break;
+		case OPT_HANDOVER_SOON:
+			a.handover = a.handover_soon = true;
 			break;
 		case OPT_HOLD_DIR:
 			a.hold_dir = optarg;

@@ -101,10 +101,13 @@ static int gather(struct mp_ctx *ctx, const struct mp_run_args *a)
  * at the start and whenever the plan has grown; with them each module's
  * priority, the longest chain of expected load time it starts, which
  * changes with the graph. */
-static int plan_waves(struct mp_ctx *ctx)
+static int plan_waves(struct mp_ctx *ctx, bool urgent)
 {
 	int r = mp_graph_waves(mp_ctx_plan(ctx), mp_warn_cb, ctx);
 
+	/* what the hand-over must see final starts first (handover.c) */
+	if (r >= 0 && urgent)
+		mp_handover_mark_urgent(ctx);
 	return r < 0 ? r : mp_graph_priorities(mp_ctx_plan(ctx), mp_ctx_env(ctx)->profile.profile);
 }
 
@@ -115,6 +118,18 @@ struct conductor {
 	const struct mp_run_args *a;
 	int status_fd;
 };
+
+/* Whether this run hands over: asked, someone to tell, not off. */
+static bool handing_over(const struct conductor *c)
+{
+	return c->a->handover && c->status_fd >= 0 && !mp_ctx_cmdline(c->ctx)->handover_off;
+}
+
+/* ... and sooner (--handover-soon): what the hand-over waits for first */
+static bool hurried(const struct conductor *c)
+{
+	return handing_over(c) && c->a->handover_soon && !c->a->opts.dry_run;
+}
 
 /* The byte that tells the caller it may go on (exit statuses are small). */
 #define MP_STATUS_HANDOVER 'H'
@@ -133,7 +148,8 @@ static bool nodev_on(struct mp_ctx *ctx, const struct mp_run_args *a)
  * or announcements lost) all of them again. */
 static int more_devices(void *data, bool rescan)
 {
-	struct mp_ctx *ctx = ((struct conductor *)data)->ctx;
+	const struct conductor *c = data;
+	struct mp_ctx *ctx = c->ctx;
 	const struct mp_plan *p = mp_ctx_plan(ctx);
 	int before = p->nmods, r;
 
@@ -146,7 +162,7 @@ static int more_devices(void *data, bool rescan)
 	}
 	if (r < 0 || p->nmods == before)
 		return r < 0 ? r : 0;
-	r = plan_waves(ctx);
+	r = plan_waves(ctx, hurried(c));
 	return r < 0 ? r : p->nmods - before;
 }
 
@@ -170,7 +186,7 @@ static int handover(void *data)
 	struct mp_coldplug *cp = mp_ctx_coldplug(c->ctx);
 	unsigned char b = MP_STATUS_HANDOVER;
 
-	if (!mp_handover_possible(c->ctx, hold_dir(c->a)))
+	if (!mp_handover_possible(c->ctx, hold_dir(c->a), c->a->handover_soon))
 		return 0;
 	if (mp_handover_hold(c->ctx, hold_dir(c->a), c->a->argv0) <= 0)
 		return -1; /* said why; asking again would say it again */
@@ -198,11 +214,11 @@ static int schedule(struct conductor *c)
 	const struct mp_run_args *a = c->a;
 	struct mp_feed feed = { mp_ctx_coldplug(ctx)->uevent_fd, NULL, c, NULL, NULL };
 	uint64_t t;
-	int r = plan_waves(ctx);
+	int r = plan_waves(ctx, hurried(c));
 
 	if (a->opts.coldplug)
 		feed.more = more_devices;
-	if (a->handover && c->status_fd >= 0 && !mp_ctx_cmdline(ctx)->handover_off) {
+	if (handing_over(c)) {
 		feed.handover = handover;
 		feed.tick = after_handover;
 	}

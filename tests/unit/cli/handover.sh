@@ -182,6 +182,40 @@ t_handover_joined() {
 	run_handover -S 6.12.1 slow
 	check "init_module: slow ended first" eq "$(ended slow)" 1
 	check "init_module: report: no hand-over" eq "$(jq .handover "$t/r.json")" null
+
+	# --handover-soon (the booted system's run), 6.4: a module only the
+	# kernel asks for by alias (fs-*), planned as what a device's driver
+	# needs, is joined all the same: at most one refused duplicate, if the
+	# kernel asks while ours runs, and the caller goes on
+	handover_setup
+	check "soon, 6.4 fs: spec" handover_noalias fs-slowfs
+	handover_kver 6.4.0
+	RULES=slow:0:2000
+	run_handover -S 6.4.0 --handover-soon
+	check "soon, 6.4, a kernel alias: the caller went on first" eq "$(ended slow)" 0
+	wait_report
+	check "soon, 6.4, a kernel alias: slow joined" eq "$(jq -c .handover.joined "$t/r.json")" '["slow"]'
+	check "soon, 6.4, a kernel alias: slow loaded once" eq "$(starts slow)" 1
+
+	# the same without soon (an initramfs's run): waited for
+	handover_setup
+	handover_noalias fs-slowfs
+	handover_kver 6.4.0
+	RULES=slow:0:1000
+	run_handover -S 6.4.0
+	check "6.4, a kernel alias: slow ended first" eq "$(ended slow)" 1
+	check "6.4, a kernel alias: report: no hand-over" eq "$(jq .handover "$t/r.json")" null
+
+	# soon, 6.4, a name (a list: systemd-modules-load loads it by name
+	# right after, a duplicate for sure): waited for
+	handover_setup
+	handover_noalias
+	handover_kver 6.4.0
+	echo slow >"$t/list.conf"
+	RULES=slow:0:1000
+	run_handover -S 6.4.0 --handover-soon -c "$t/list.conf"
+	check "soon, 6.4, a name: slow ended first" eq "$(ended slow)" 1
+	check "soon, 6.4, a name: report: no hand-over" eq "$(jq .handover "$t/r.json")" null
 }
 
 # A bare word among a module's aliases (acpi_cpufreq's "acpi") is an old
@@ -213,6 +247,37 @@ t_handover_bound() {
 	check "slow loaded, not given up on" eq "$(jq -r '.modules[] | select(.name == "slow") | .state' "$t/r.json")" loaded
 	check "user loaded after it" eq "$(jq -r '.modules[] | select(.name == "user") | .state' "$t/r.json")" loaded
 	check "nothing hung" eq "$(jq '.counts.hung // 0' "$t/r.json")" 0
+}
+
+# With --handover-soon, what the hand-over must see final goes first: with
+# one load at a time, the module a list names (nm, no device alias; before
+# 6.5 a name is waited for) starts before the longest chain (c1, which c2
+# and c3 need, each a device's driver), so that the caller waits no longer
+# than it takes. Without it, the longest chain first.
+t_handover_urgent() {
+	spec='nm\nc1 alias=pci:v0000AAAAd*sv*sd*bc*sc*i*\nc2 c1 alias=pci:v0000BBBBd*sv*sd*bc*sc*i*\nc3 c2 alias=pci:v0000CCCCd*sv*sd*bc*sc*i*\n'
+	for soon in --handover-soon ""; do
+		setup "$spec"
+		for d in A B C; do
+			mkdir -p "$t/sys/devices/pci0000:00/dev$d"
+			echo "MODALIAS=pci:v0000${d}${d}${d}${d}d00000001sv00000000sd00000000bc00sc00i00" \
+				>"$t/sys/devices/pci0000:00/dev$d/uevent"
+		done
+		held=$t/run/modprobe.d
+		mkdir -p "$t/run"
+		printf '%b' "$spec" | "$top/tests/unit/mktree.sh" "$t/root" 6.4.0 >/dev/null
+		echo nm >"$t/list.conf"
+		RULES=nm:0:1000,c1:0:300
+		run_handover -S 6.4.0 -j 1 --pool fixed -c "$t/list.conf" $soon
+		check "${soon:-plain}: exit 0 at the hand-over" eq "$rc" 0
+		check "${soon:-plain}: the child reported" wait_report
+		check "${soon:-plain}: nm waited for (a name before 6.5)" eq "$(jq -c '.handover.joined // []' "$t/r.json")" '[]'
+		if [ -n "$soon" ]; then
+			check "soon: nm first, before the chain's head" before nm c1
+		else
+			check "plain: the chain's head first" before c1 nm
+		fi
+	done
 }
 
 # slow fails after the hand-over: udev skipped its device meanwhile, so
