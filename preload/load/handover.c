@@ -126,6 +126,12 @@ static int read_aliases(struct mp_ctx *ctx, const char *path, char **buf, size_t
 	return mp_read_fd_alloc(mem, 64u << 20, buf, len);
 }
 
+/* asked for by name: what follows us in the boot asks for it by name again */
+static bool named(const struct mp_module *m)
+{
+	return m->sources & (1u << MP_SRC_ARGUMENT | 1u << MP_SRC_CONFIG | 1u << MP_SRC_CMDLINE);
+}
+
 /*
  * Marks the modules not final yet that only device aliases lead to, and
  * those a device alias leads to at all (udev may ask for them), from the
@@ -135,7 +141,6 @@ static int read_aliases(struct mp_ctx *ctx, const char *path, char **buf, size_t
  */
 static void mark_holdable(struct mp_ctx *ctx)
 {
-	const unsigned named = 1u << MP_SRC_ARGUMENT | 1u << MP_SRC_CONFIG | 1u << MP_SRC_CMDLINE;
 	struct mp_plan *p = mp_ctx_plan(ctx);
 	_cleanup_(mp_strmap_freep) struct mp_strmap *want = mp_strmap_new();
 	_cleanup_free_ char *buf = NULL;
@@ -150,7 +155,7 @@ static void mark_holdable(struct mp_ctx *ctx)
 
 		if (m->holdable || mp_state_done(m->state))
 			continue;
-		m->holdable = r < 0 || m->path == NULL || (m->sources & named) ? 2 : 1;
+		m->holdable = r < 0 || m->path == NULL || named(m) ? 2 : 1;
 		m->udev_alias = r < 0 || m->path == NULL;
 		if (!m->udev_alias && mp_strmap_put(want, m->name, i) < 0)
 			m->holdable = 2, m->udev_alias = true;
@@ -221,17 +226,19 @@ static bool kernel_joins(const struct mp_env *env, const struct mp_module *m)
  */
 static bool must_finish(const struct mp_env *env, const struct mp_module *m, bool soon)
 {
-	const unsigned named = 1u << MP_SRC_ARGUMENT | 1u << MP_SRC_CONFIG | 1u << MP_SRC_CMDLINE;
-
 	if (m->path == NULL || m->udev_alias)
 		return true;
-	return !kernel_joins(env, m) && (!soon || (m->sources & named));
+	return !kernel_joins(env, m) && (!soon || named(m));
 }
 
 /*
  * Whether M, not holdable, may be left to the kernel (joined): ours is
- * under way (a worker has it), it need not be final (must_finish), and no
- * other run holds it (the initramfs's, for a module the root's
+ * under way (a worker has it; with soon, for a module only the kernel asks
+ * for, its dependencies final is enough: if the kernel asks before a
+ * worker takes it, the kernel's modprobe loads it and ours finds it live
+ * or joins it; waiting for a free worker held the booted run's hand-over
+ * for 59 s behind drm and kvm under TCG), it need not be final
+ * (must_finish), and no other run holds it (the initramfs's, for a module the root's
  * modules-load.d names: its blacklist would have systemd-modules-load skip
  * it, and our worker may be waiting for that run's load, another file).
  */
@@ -239,7 +246,9 @@ static bool may_join(const struct mp_env *env, const struct mp_module *m, const 
 {
 	char path[PATH_MAX];
 
-	if (m->state != MP_RUNNING || !env->live_state || must_finish(env, m, soon))
+	bool under_way = m->state == MP_RUNNING || (soon && m->state == MP_QUEUED && !named(m));
+
+	if (!under_way || !env->live_state || must_finish(env, m, soon))
 		return false;
 	return held_path(path, sizeof(path), dir, m->name) == 0 && access(path, F_OK) < 0 &&
 	       errno == ENOENT;

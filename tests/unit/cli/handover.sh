@@ -197,6 +197,28 @@ t_handover_joined() {
 	check "soon, 6.4, a kernel alias: slow joined" eq "$(jq -c .handover.joined "$t/r.json")" '["slow"]'
 	check "soon, 6.4, a kernel alias: slow loaded once" eq "$(starts slow)" 1
 
+	# soon, a module only the kernel asks for need not have a worker yet:
+	# one load at a time, the longer chain (quick, quick2, quick3) first;
+	# slow, ready, waits for the worker. The caller goes on before it
+	# starts (the kernel's modprobe would load it, and ours find it live)
+	handover_setup
+	handover_noalias fs-slowfs
+	spec=$(cat "$t/spec")'quick2 quick alias=pci:v0000DDDDd*sv*sd*bc*sc*i*\nquick3 quick2 alias=pci:v0000EEEEd*sv*sd*bc*sc*i*\n'
+	printf '%s' "$spec" >"$t/spec"
+	for d in D E; do
+		mkdir -p "$t/sys/devices/pci0000:00/dev$d"
+		echo "MODALIAS=pci:v0000${d}${d}${d}${d}d00000001sv00000000sd00000000bc00sc00i00" \
+			>"$t/sys/devices/pci0000:00/dev$d/uevent"
+	done
+	handover_kver 6.4.0
+	RULES=quick:0:3000
+	run_handover -S 6.4.0 --handover-soon -j 1 --pool fixed
+	check "soon, queued: the caller went on before slow started" eq "$(starts slow)" 0
+	check "soon, queued: ... and while quick ran" eq "$(ended quick)" 0
+	wait_report
+	check "soon, queued: slow joined" eq "$(jq -c .handover.joined "$t/r.json")" '["slow"]'
+	check "soon, queued: slow loaded once" eq "$(starts slow)" 1
+
 	# the same without soon (an initramfs's run): waited for
 	handover_setup
 	handover_noalias fs-slowfs
