@@ -21,6 +21,13 @@ enum mp_source {
 	MP_SRC_MAX,
 };
 
+/* added to the priority of a module the hand-over waits for, and of what
+ * it needs (--handover-soon): above any real load time (graph.c). Urgent:
+ * it must be final, and loads alone (pool.c); first: it must be under
+ * way. */
+#define MP_URGENT_NS ((uint64_t)1 << 60)
+#define MP_FIRST_NS ((uint64_t)1 << 59)
+
 enum mp_state {
 	MP_PENDING,  /* waiting for its dependencies */
 	MP_QUEUED,   /* ready, waiting for a worker */
@@ -80,8 +87,9 @@ struct mp_module {
 	bool expect_known;  /* expect_ns is the profile's */
 	uint64_t prio;      /* expect_ns along the longest chain it starts:
 			       the ready queue hands out the highest first */
-	bool urgent;        /* the hand-over waits for it (handover.c, soon):
-			       it and what it needs go first */
+	unsigned char urgent; /* the hand-over waits for it (handover.c,
+			       soon): 2 final (it and what it needs go first,
+			       alone), 1 under way (first) */
 	unsigned char holdable; /* handover.c: 0 not asked yet, 1 yes, 2 no */
 	bool udev_alias;    /* handover.c: a device alias leads to it */
 	bool held;          /* udev was kept off it at the hand-over */

@@ -273,9 +273,11 @@ static void mark_new(struct mp_ctx *ctx)
  * caller, and on the booted system udevd and sysinit.target, waiting. In
  * the critical-path order it queued behind every longer chain: mpt_params
  * (modules-load.d) started 8 s after the others in a 16-vCPU boot with two
- * loads at a time, and READY=1 waited for it. What may be joined need only
- * be under way, and is not hurried (kvm, a kernel alias, started beside
- * mpt_params stalled it for 90 s under TCG).
+ * loads at a time, and READY=1 waited for it (2: final, and alone:
+ * pool.c). A name the kernel will join (6.5+) need only be under way, and
+ * goes first too (1): on trixie mpt_sleep and mpt_params queued 11 s
+ * behind the drivers while the hand-over waited for a worker to take them.
+ * What only the kernel asks for need not even be under way (may_join).
  */
 void mp_handover_mark_urgent(struct mp_ctx *ctx)
 {
@@ -284,7 +286,12 @@ void mp_handover_mark_urgent(struct mp_ctx *ctx)
 
 	mark_new(ctx);
 	for (i = 0; i < p->nmods; i++)
-		p->mods[i].urgent = p->mods[i].holdable == 2 && must_finish(mp_ctx_env(ctx), &p->mods[i], true);
+		if (p->mods[i].holdable != 2)
+			p->mods[i].urgent = 0;
+		else if (must_finish(mp_ctx_env(ctx), &p->mods[i], true))
+			p->mods[i].urgent = 2;
+		else
+			p->mods[i].urgent = named(&p->mods[i]); /* joined once a worker has it */
 }
 
 bool mp_handover_possible(struct mp_ctx *ctx, const char *dir, bool soon)

@@ -368,10 +368,10 @@ void mp_graph_free(struct mp_plan *p)
  * highest first starts the chain that bounds the run as early as it can
  * start; arrival order may leave it queued behind short independent loads
  * (tests/unit: "fifo_worse"). Modules already final weigh nothing. An
- * urgent module (the caller waits for it) and what it needs come before
- * every chain that is not: MP_URGENT_NS above any real load time.
+ * urgent module (the caller waits for it to be final, or under way) and
+ * what it needs come before every chain that is not (MP_URGENT_NS,
+ * MP_FIRST_NS: above any real load time).
  */
-#define MP_URGENT_NS ((uint64_t)1 << 60)
 int mp_graph_priorities(struct mp_plan *p, const struct mp_profile *prof)
 {
 	_cleanup_free_ int *order = calloc((size_t)p->nmods + 1, sizeof(int));
@@ -390,8 +390,10 @@ int mp_graph_priorities(struct mp_plan *p, const struct mp_profile *prof)
 			if (p->mods[m->users[j]].prio > below)
 				below = p->mods[m->users[j]].prio;
 		m->prio = below + (mp_state_done(m->state) ? 0 : m->expect_ns);
-		if (m->urgent && !mp_state_done(m->state) && m->prio < MP_URGENT_NS)
+		if (m->urgent == 2 && !mp_state_done(m->state) && m->prio < MP_URGENT_NS)
 			m->prio += MP_URGENT_NS;
+		else if (m->urgent == 1 && !mp_state_done(m->state) && m->prio < MP_FIRST_NS)
+			m->prio += MP_FIRST_NS;
 	}
 	return 0;
 }

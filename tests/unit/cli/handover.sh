@@ -300,6 +300,52 @@ t_handover_urgent() {
 			check "plain: the chain's head first" before c1 nm
 		fi
 	done
+
+	# two loads at once: with soon nm loads alone (what it waits for
+	# loads first, and nothing beside it); without, c1 beside it
+	for soon in --handover-soon ""; do
+		setup "$spec"
+		for d in A B C; do
+			mkdir -p "$t/sys/devices/pci0000:00/dev$d"
+			echo "MODALIAS=pci:v0000${d}${d}${d}${d}d00000001sv00000000sd00000000bc00sc00i00" \
+				>"$t/sys/devices/pci0000:00/dev$d/uevent"
+		done
+		held=$t/run/modprobe.d
+		mkdir -p "$t/run"
+		printf '%b' "$spec" | "$top/tests/unit/mktree.sh" "$t/root" 6.4.0 >/dev/null
+		echo nm >"$t/list.conf"
+		RULES=nm:0:1000,c1:0:300
+		run_handover -S 6.4.0 -j 2 --pool fixed -c "$t/list.conf" $soon
+		check "${soon:-plain}, two at once: the child reported" wait_report
+		if [ -n "$soon" ]; then
+			check "soon, two at once: nm alone, c1 after it" before nm c1
+		else
+			check "plain, two at once: c1 beside nm" [ "$(t_start c1)" -lt "$(t_end nm)" ]
+		fi
+	done
+
+	# 6.12: the kernel joins a name, which need only be under way: with
+	# one load at a time it starts first and the caller goes on while it
+	# loads; with two, c1 loads beside it (not alone)
+	for j in 1 2; do
+		setup "$spec"
+		for d in A B C; do
+			mkdir -p "$t/sys/devices/pci0000:00/dev$d"
+			echo "MODALIAS=pci:v0000${d}${d}${d}${d}d00000001sv00000000sd00000000bc00sc00i00" \
+				>"$t/sys/devices/pci0000:00/dev$d/uevent"
+		done
+		held=$t/run/modprobe.d
+		mkdir -p "$t/run"
+		printf '%b' "$spec" | "$top/tests/unit/mktree.sh" "$t/root" 6.12.1 >/dev/null
+		echo nm >"$t/list.conf"
+		RULES=nm:0:1500,c1:0:300
+		run_handover -S 6.12.1 -j $j --pool fixed -c "$t/list.conf" --handover-soon
+		check "6.12, -j $j: the caller went on while nm loaded" eq "$(ended nm)" 0
+		check "6.12, -j $j: the child reported" wait_report
+		check "6.12, -j $j: nm joined" eq "$(jq -c '.handover.joined // []' "$t/r.json")" '["nm"]'
+		check "6.12, -j $j: nm started first" [ "$(t_start nm)" -le "$(t_start c1)" ]
+		[ $j = 1 ] || check "6.12, -j 2: c1 beside nm" [ "$(t_start c1)" -lt "$(t_end nm)" ]
+	done
 }
 
 # slow fails after the hand-over: udev skipped its device meanwhile, so
