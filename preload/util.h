@@ -9,7 +9,9 @@
 #include <stdint.h>
 
 void mp_closep(int *fd);
-uint64_t mp_now_ns(void);
+uint64_t mp_now_ns(void); /* CLOCK_MONOTONIC */
+uint64_t mp_now_ms(void);
+void mp_sleep_ms(unsigned ms);
 const char *mp_load_error(int err);
 const char *mp_errno_name(int err);
 char *mp_strdup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -35,6 +35,21 @@ uint64_t mp_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+uint64_t mp_now_ms(void)
+{
+	return mp_now_ns() / 1000000u;
+}
+
+/* The whole of ms, a signal or not: the callers poll in a loop whose
+ * bound is their own clock, and a short sleep would only spin it. */
+void mp_sleep_ms(unsigned ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000u, .tv_nsec = (long)(ms % 1000u) * 1000000L };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
 char *mp_strdup_printf(const char *fmt, ...)
 {
 	va_list ap;
