@@ -200,7 +200,7 @@ static int replaceable(const char *path)
  */
 int mp_profile_io_write(struct mp_ctx *ctx, const char *path)
 {
-	struct profile_text t = { NULL, 0, mp_ctx_env(ctx)->kver };
+	struct profile_text t = { .kver = mp_ctx_env(ctx)->kver };
 	int r, i;
 
 	r = replaceable(path);

@@ -242,15 +242,15 @@ static void getopt_tables(struct option *longopts, char *shortopts)
 	size_t i;
 
 	for (i = 0; i < NOPTIONS; i++) {
-		longopts[i] = (struct option){ options[i].name, options[i].arg ? required_argument : no_argument,
-					       NULL, options[i].key };
+		longopts[i] = (struct option){ .name = options[i].name, .val = options[i].key,
+					       .has_arg = options[i].arg ? required_argument : no_argument };
 		if (options[i].key < 256) {
 			*shortopts++ = (char)options[i].key;
 			if (options[i].arg)
 				*shortopts++ = ':';
 		}
 	}
-	longopts[i] = (struct option){ NULL, 0, NULL, 0 };
+	longopts[i] = (struct option){ 0 };
 	*shortopts = '\0';
 }
 

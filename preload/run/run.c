@@ -212,7 +212,7 @@ static int schedule(struct conductor *c)
 {
 	struct mp_ctx *ctx = c->ctx;
 	const struct mp_run_args *a = c->a;
-	struct mp_feed feed = { mp_ctx_coldplug(ctx)->uevent_fd, NULL, c, NULL, NULL };
+	struct mp_feed feed = { .fd = mp_ctx_coldplug(ctx)->uevent_fd, .data = c };
 	uint64_t t;
 	int r = plan_waves(ctx, hurried(c));
 
@@ -247,7 +247,7 @@ static bool any_hung(const struct mp_ctx *ctx)
 
 static int run_here(const struct mp_run_args *a, int status_fd)
 {
-	struct conductor c = { NULL, a, status_fd };
+	struct conductor c = { .a = a, .status_fd = status_fd };
 	struct mp_ctx *ctx = NULL;
 	struct mp_coldplug *cp;
 	struct mp_result *res;
