@@ -151,7 +151,7 @@ int mp_coldplug_scan(struct mp_ctx *ctx, enum mp_source src)
 int mp_coldplug_drain(struct mp_ctx *ctx)
 {
 	char buf[UEVENT_MAX], alias[4096], action[32], devpath[PATH_MAX];
-	const struct mp_plan *p = mp_ctx_plan(ctx);
+	const struct mp_plan *p = mp_ctx_plan_const(ctx);
 	unsigned before = p->req_total;
 	int fd = mp_ctx_coldplug(ctx)->uevent_fd;
 	bool lost = false;

@@ -150,7 +150,7 @@ static int more_devices(void *data, bool rescan)
 {
 	const struct conductor *c = data;
 	struct mp_ctx *ctx = c->ctx;
-	const struct mp_plan *p = mp_ctx_plan(ctx);
+	const struct mp_plan *p = mp_ctx_plan_const(ctx);
 	int before = p->nmods, r;
 
 	r = mp_coldplug_drain(ctx);
@@ -236,7 +236,7 @@ static int schedule(struct conductor *c)
 
 static bool any_hung(const struct mp_ctx *ctx)
 {
-	const struct mp_plan *p = mp_ctx_plan(ctx);
+	const struct mp_plan *p = mp_ctx_plan_const(ctx);
 	int i;
 
 	for (i = 0; i < p->nmods; i++)
