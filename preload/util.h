@@ -19,6 +19,7 @@ int mp_normalize_name(const char *in, char *out, size_t outsz);
 bool mp_name_is_safe(const char *name);
 void mp_escape(const char *in, size_t len, char *out, size_t outsz);
 void mp_escape_ctl(const char *in, char *out, size_t outsz);
+size_t mp_utf8_len(const unsigned char *p);
 int mp_read_file(const char *path, char *buf, size_t size, size_t *len);
 int mp_read_fileat(int dirfd, const char *path, char *buf, size_t size, size_t *len);
 int mp_read_file_alloc(const char *path, size_t max, char **out, size_t *len);

@@ -142,8 +142,9 @@ void mp_escape(const char *in, size_t len, char *out, size_t outsz)
 
 /* The length of the well-formed UTF-8 sequence at p (RFC 3629: no overlong
  * form, no surrogate, nothing past U+10FFFF; ASCII is one), or 0. The NUL
- * that ends the string is no continuation byte: p[i] stops there. */
-static size_t utf8_len(const unsigned char *p)
+ * that ends the string is no continuation byte: p[i] stops there. The log
+ * (mp_escape_ctl) and the JSON writer (json.c) judge a byte by it alike. */
+size_t mp_utf8_len(const unsigned char *p)
 {
 	size_t n, i;
 	uint32_t cp;
@@ -185,7 +186,7 @@ void mp_escape_ctl(const char *in, char *out, size_t outsz)
 	for (; *p; p += n) {
 		bool ctl;
 
-		n = utf8_len(p);
+		n = mp_utf8_len(p);
 		ctl = n == 0 || (n == 1 && (*p < ' ' || *p == 0x7f)) || (n == 2 && p[0] == 0xc2 && p[1] < 0xa0);
 		n = n ? n : 1;
 		if (o + (ctl ? 4 * n : n) >= outsz)
