@@ -212,8 +212,6 @@ int mp_read_file(const char *path, char *buf, size_t size, size_t *len)
 	return mp_read_fileat(AT_FDCWD, path, buf, size, len);
 }
 
-/* Fills buf[0..room) from fd, through EINTR and short reads: 1 at the end
- * of the file, 0 when buf is full first, -errno. *got is what was read. */
 /* All of buf to fd, through EINTR and short writes: 0 or -errno (-EIO for
  * a write that took nothing). */
 int mp_write_full(int fd, const void *buf, size_t len)
@@ -302,6 +300,8 @@ int mp_open_regular(const char *path, int flags, unsigned mode)
 	return fd;
 }
 
+/* Fills buf[0..room) from fd, through EINTR and short reads: 1 at the end
+ * of the file, 0 when buf is full first, -errno. *got is what was read. */
 static int read_full(int fd, char *buf, size_t room, size_t *got)
 {
 	*got = 0;
@@ -351,7 +351,10 @@ int mp_read_file_alloc(const char *path, size_t max, char **out, size_t *len)
 	return mp_read_fd_alloc(fd, max, out, len);
 }
 
-/* What is left to read of fd, NUL-terminated, at most max bytes. */
+/* What is left to read of fd, NUL-terminated, at most max bytes. The
+ * buffer never grows past max and the NUL and one byte more (that byte
+ * read says the file is larger): analyze reads a report of up to 256 MiB
+ * with it, and an endless file must not take twice that. */
 int mp_read_fd_alloc(int fd, size_t max, char **out, size_t *len)
 {
 	_cleanup_free_ char *buf = NULL;
@@ -359,12 +362,15 @@ int mp_read_fd_alloc(int fd, size_t max, char **out, size_t *len)
 	int r = 0;
 
 	while (r == 0) {
-		char *p = realloc(buf, size ? size * 2 : 65536);
+		size_t grow = size ? size * 2 : 65536;
+		char *p;
 
+		grow = grow < max + 2 ? grow : max + 2;
+		p = realloc(buf, grow);
 		if (p == NULL)
 			return -ENOMEM;
 		buf = p;
-		size = size ? size * 2 : 65536;
+		size = grow;
 		r = read_full(fd, buf + n, size - 1 - n, &got);
 		n += got;
 		if (r < 0)
