@@ -472,7 +472,9 @@ static int parse_options(int argc, char **argv, struct cli *c)
 		/* a number, within the limits the table names for it */
 		if (o && o->lim >= 0 && parse_limit(o->name, o->lim, optarg, &v) != 0)
 			return MP_EXIT_USAGE;
-		r = set_option(c, key, optarg, v, argv[optind - 1]);
+		/* musl's getopt leaves optind past argc when the last word is an
+		 * option without its argument: that word is then argv[argc - 1] */
+		r = set_option(c, key, optarg, v, argv[optind <= argc ? optind - 1 : argc - 1]);
 		if (r != GO_ON)
 			return r;
 	}
