@@ -49,7 +49,8 @@ STATIC_LDFLAGS := -static -Wl,--gc-sections -Wl,-z,norelro -s -L$(B)/libs/lib
 STATIC_LIBS := -lkmod -lzstd -llzma -lz -lpthread
 
 # the library core: every stage of the pipeline, a folder each, in the order
-# of the stages (scripts/layers.sh: a file calls only its stage and those above)
+# of the stages, which scripts/layers.sh holds and checks this list against (a
+# file calls only its stage and those above)
 CORE := base/util base/limits base/strmap base/json base/sys base/initstate \
 	parse/cmdline parse/confparse parse/uevent parse/index parse/kstats parse/profile \
 	model/graph \

@@ -6,13 +6,16 @@
 #   build/unit/test_analyze           its reader's unit tests
 
 ANALYZE := main json report text svg escape
-ANALYZE_HDRS := analyze/analyze.h preload/modpreload.h VERSION
+ANALYZE_HDRS := analyze/analyze.h preload/modpreload.h preload/util.h VERSION
+# the preloader's helpers main.c shares (reading a whole file, bounded), the
+# same objects the core links: -Wl,--gc-sections keeps only what is called
+ANALYZE_BASE := base/util
 
 $(B)/musl-analyze/%.o: analyze/%.c $(ANALYZE_HDRS) $(B)/libs/.done
 	@mkdir -p $(dir $@)
 	$(MUSL_CC) $(STATIC_CFLAGS) -c $< -o $@
 
-$(B)/modpreload-analyze: $(ANALYZE:%=$(B)/musl-analyze/%.o)
+$(B)/modpreload-analyze: $(ANALYZE:%=$(B)/musl-analyze/%.o) $(ANALYZE_BASE:%=$(B)/musl/%.o)
 	$(MUSL_CC) $(STATIC_LDFLAGS) -o $@ $^
 	@echo "  $@: $$(stat -c %s $@) bytes"
 
@@ -25,7 +28,7 @@ ASAN_ANALYZE = $(ASAN) -fsanitize=float-cast-overflow -fno-sanitize-recover=floa
 $(B)/asan-analyze/%.o: analyze/%.c $(ANALYZE_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $(TEST_WARN) -g -O1 $(ASAN_ANALYZE) -c $< -o $@
-$(B)/asan/modpreload-analyze: $(ANALYZE:%=$(B)/asan-analyze/%.o)
+$(B)/asan/modpreload-analyze: $(ANALYZE:%=$(B)/asan-analyze/%.o) $(ANALYZE_BASE:%=$(B)/asan/%.o)
 	@mkdir -p $(dir $@)
 	$(CC) $(ASAN_ANALYZE) -o $@ $^
 $(B)/unit/test_analyze: tests/unit/test_analyze.c tests/unit/t.h $(filter-out %/main.o,$(ANALYZE:%=$(B)/asan-analyze/%.o))

@@ -12,6 +12,7 @@
 
 #include "analyze.h"
 #include "modpreload.h"
+#include "util.h"
 
 #define AN_DEFAULT_REPORT "/var/lib/modpreload/last-report.json"
 /* far more than any report (Debian's whole tree planned: under 3 MB) */
@@ -78,51 +79,12 @@ static void boot_note(const char *path, const struct an_report *r)
 	}
 }
 
-/* The whole file (or standard input) into *buf. */
+/* The whole report (standard input for "-") into *buf, NUL-terminated. */
 static int slurp(const char *path, char **buf, size_t *len)
 {
-	int fd = strcmp(path, "-") == 0 ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
-	size_t cap = 1 << 16, n = 0;
-	char *b = NULL;
-	int e = 0;
-
-	if (fd < 0)
-		return -errno;
-	for (;;) {
-		ssize_t r;
-
-		if (n == cap || b == NULL) {
-			char *nb;
-
-			if (b)
-				cap *= 2;
-			nb = cap > AN_REPORT_MAX ? NULL : realloc(b, cap);
-			if (nb == NULL) {
-				e = cap > AN_REPORT_MAX ? -EFBIG : -ENOMEM;
-				break;
-			}
-			b = nb;
-		}
-		r = read(fd, b + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			e = -errno;
-			break;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
-	if (fd != STDIN_FILENO)
-		close(fd);
-	if (e < 0) {
-		free(b);
-		return e;
-	}
-	*buf = b;
-	*len = n;
-	return 0;
+	if (strcmp(path, "-") == 0)
+		return mp_read_fd_alloc(STDIN_FILENO, AN_REPORT_MAX, buf, len);
+	return mp_read_file_alloc(path, AN_REPORT_MAX, buf, len);
 }
 
 static int write_svg(const char *path, const struct an_report *r)

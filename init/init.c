@@ -17,7 +17,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "init.h"
@@ -55,22 +54,6 @@ struct failure {
 	char tried[2048];
 	char hint[256];
 };
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
-static void sleep_ms(unsigned ms)
-{
-	struct timespec ts = { ms / 1000u, (long)(ms % 1000u) * 1000000L };
-
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
 
 /* Without /dev/console in the image the kernel starts us with no stdio;
  * devtmpfs has one. */
@@ -144,14 +127,14 @@ static int need_fs(void *data, const char *type)
 static int wait_for_root(const struct boot_args *ba, int *nmatch)
 {
 	struct mp_run_args rescan = preload_args(NULL, false);
-	uint64_t t0 = now_ms();
+	uint64_t t0 = mp_now_ms();
 	int idx;
 
 	lg.lib_max_prio = MP_LOG_ERR;
 	idx = root_wait(&devs, &ba->root, ba->wait_s * 1000u, ba->preload ? &rescan : NULL, nmatch);
 	if (idx >= 0)
 		init_log(&lg, MP_LOG_INFO, "root %s is /dev/%s, found after %llu ms", ba->root_raw,
-			 devs.dev[idx].name, (unsigned long long)(now_ms() - t0));
+			 devs.dev[idx].name, (unsigned long long)(mp_now_ms() - t0));
 	return idx;
 }
 
@@ -321,7 +304,7 @@ int main(int argc, char **argv)
 		rescue("rd.break=pre-mount: the root is not mounted yet");
 	if (ba.rootdelay_s) {
 		init_log(&lg, MP_LOG_INFO, "rootdelay: waiting %u s", ba.rootdelay_s);
-		sleep_ms(ba.rootdelay_s * 1000u);
+		mp_sleep_ms(ba.rootdelay_s * 1000u);
 	}
 	for (attempt = 0;; attempt++) {
 		memset(&f, 0, sizeof(f));

@@ -5,24 +5,10 @@
  * the wait runs the preloader's coldplug again now and then.
  */
 #include <errno.h>
-#include <time.h>
 
 #include "init.h"
 #include "modpreload.h"
 #include "util.h"
-
-static void sleep_ms(unsigned ms)
-{
-	struct timespec ts = { ms / 1000u, (long)(ms % 1000u) * 1000000L };
-
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
-
-static uint64_t now_ms(void)
-{
-	return mp_now_ns() / 1000000u;
-}
 
 /*
  * Returns the index in devs of the first device root matches, or -ENODEV
@@ -32,7 +18,7 @@ static uint64_t now_ms(void)
 int root_wait(struct blkdevs *devs, const struct root_spec *root, unsigned wait_ms,
 	      const struct mp_run_args *rescan, int *nmatch)
 {
-	uint64_t t0 = now_ms(), deadline = t0 + wait_ms, next = t0 + INIT_RESCAN_MS;
+	uint64_t t0 = mp_now_ms(), deadline = t0 + wait_ms, next = t0 + INIT_RESCAN_MS;
 	int idx;
 
 	for (;;) {
@@ -40,18 +26,18 @@ int root_wait(struct blkdevs *devs, const struct root_spec *root, unsigned wait_
 		idx = blkdevs_find(devs, root, nmatch);
 		if (idx >= 0)
 			return idx;
-		if (now_ms() >= deadline)
+		if (mp_now_ms() >= deadline)
 			return -ENODEV;
 		/* not so late that the rescan would overrun the bound */
-		if (rescan && now_ms() >= next && now_ms() + 1000u < deadline) {
+		if (rescan && mp_now_ms() >= next && mp_now_ms() + 1000u < deadline) {
 			/* a run is bounded only per module, and a module left
 			 * coming would hold it that long: it gets what is left */
 			struct mp_run_args a = *rescan;
 
-			a.opts.deadline_ms = (unsigned)(deadline - now_ms());
+			a.opts.deadline_ms = (unsigned)(deadline - mp_now_ms());
 			(void)mp_run(&a);
-			next = now_ms() + INIT_RESCAN_MS;
+			next = mp_now_ms() + INIT_RESCAN_MS;
 		}
-		sleep_ms(50);
+		mp_sleep_ms(50);
 	}
 }

@@ -216,7 +216,8 @@ struct mp_resolver;
 int mp_ctx_new(const struct mp_options *opts, mp_log_fn log, void *log_data,
 	       struct mp_ctx **out);
 void mp_ctx_free(struct mp_ctx *ctx);
-struct mp_plan *mp_ctx_plan(const struct mp_ctx *ctx);
+struct mp_plan *mp_ctx_plan(struct mp_ctx *ctx);
+const struct mp_plan *mp_ctx_plan_const(const struct mp_ctx *ctx);
 /* the options as the caller gave them: the stages read the env instead,
  * where each is resolved; only profile_io.c asks whether a path was given */
 const struct mp_options *mp_ctx_opts(const struct mp_ctx *ctx);
@@ -230,7 +231,8 @@ struct mp_profile_use *mp_ctx_profile_use(struct mp_ctx *ctx);
 void mp_ctx_depbin(const struct mp_ctx *ctx, const void **buf, size_t *len);
 struct kmod_ctx *mp_ctx_kmod(struct mp_ctx *ctx);
 struct mp_coldplug *mp_ctx_coldplug(struct mp_ctx *ctx);
-struct mp_result *mp_ctx_result(const struct mp_ctx *ctx);
+struct mp_result *mp_ctx_result(struct mp_ctx *ctx);
+const struct mp_result *mp_ctx_result_const(const struct mp_ctx *ctx);
 char *mp_moddir_real_path(const struct mp_ctx *ctx, const char *path);
 int mp_moddir_reopen(struct mp_ctx *ctx);
 void mp_log(struct mp_ctx *ctx, int prio, const char *fmt, ...)

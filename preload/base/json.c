@@ -61,31 +61,6 @@ static size_t plain_len(const char *s)
 }
 
 /*
- * The length of the UTF-8 sequence at p if it is valid (RFC 3629: no
- * overlong forms, no surrogates, nothing past U+10FFFF), else 0. The NUL
- * that ends the string is no continuation byte, so p[i] never runs past it.
- */
-static size_t utf8_len(const unsigned char *p)
-{
-	size_t n, i;
-	uint32_t cp;
-
-	if (p[0] < 0xc2 || p[0] > 0xf4)
-		return 0;
-	n = p[0] < 0xe0 ? 2 : p[0] < 0xf0 ? 3 : 4;
-	cp = p[0] & (0x7fu >> n);
-	for (i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (p[i] & 0x3fu);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return 0;
-	return n;
-}
-
-/*
  * Names and warnings carry bytes from config files and the command line,
  * which need not be UTF-8, and JSON must be. Valid UTF-8 goes out as it
  * is; each byte that is not part of a valid sequence is *replaced* by
@@ -115,7 +90,7 @@ static void string(struct mp_json *j, const char *s)
 		for (;;) {
 			if (plain[*p])
 				p++;
-			else if (*p >= 0x80 && (n = utf8_len(p)) > 0)
+			else if (*p >= 0x80 && (n = mp_utf8_len(p)) > 0)
 				p += n;
 			else
 				break;

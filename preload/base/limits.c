@@ -10,7 +10,7 @@ const struct mp_limit mp_limits[MP_LIM_MAX] = {
 	 * booted system's unit asks for 4: there many at once, under a
 	 * hypervisor with fewer real CPUs than virtual ones, froze the
 	 * guest's boot) */
-	[MP_LIM_JOBS] = { 1, 64, 16, "a number from %u to %u" },
-	[MP_LIM_TIMEOUT_S] = { 1, 86400, 60, "a number of seconds (%u-%u)" },
-	[MP_LIM_SETTLE_MS] = { 1, 60000, 200, "a number of ms (%u-%u)" },
+	[MP_LIM_JOBS] = { .min = 1, .max = 64, .def = 16, .what = "a number from %u to %u" },
+	[MP_LIM_TIMEOUT_S] = { .min = 1, .max = 86400, .def = 60, .what = "a number of seconds (%u-%u)" },
+	[MP_LIM_SETTLE_MS] = { .min = 1, .max = 60000, .def = 200, .what = "a number of ms (%u-%u)" },
 };

@@ -35,6 +35,21 @@ uint64_t mp_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+uint64_t mp_now_ms(void)
+{
+	return mp_now_ns() / 1000000u;
+}
+
+/* The whole of ms, a signal or not: the callers poll in a loop whose
+ * bound is their own clock, and a short sleep would only spin it. */
+void mp_sleep_ms(unsigned ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000u, .tv_nsec = (long)(ms % 1000u) * 1000000L };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
 char *mp_strdup_printf(const char *fmt, ...)
 {
 	va_list ap;
@@ -127,8 +142,9 @@ void mp_escape(const char *in, size_t len, char *out, size_t outsz)
 
 /* The length of the well-formed UTF-8 sequence at p (RFC 3629: no overlong
  * form, no surrogate, nothing past U+10FFFF; ASCII is one), or 0. The NUL
- * that ends the string is no continuation byte: p[i] stops there. */
-static size_t utf8_len(const unsigned char *p)
+ * that ends the string is no continuation byte: p[i] stops there. The log
+ * (mp_escape_ctl) and the JSON writer (json.c) judge a byte by it alike. */
+size_t mp_utf8_len(const unsigned char *p)
 {
 	size_t n, i;
 	uint32_t cp;
@@ -170,7 +186,7 @@ void mp_escape_ctl(const char *in, char *out, size_t outsz)
 	for (; *p; p += n) {
 		bool ctl;
 
-		n = utf8_len(p);
+		n = mp_utf8_len(p);
 		ctl = n == 0 || (n == 1 && (*p < ' ' || *p == 0x7f)) || (n == 2 && p[0] == 0xc2 && p[1] < 0xa0);
 		n = n ? n : 1;
 		if (o + (ctl ? 4 * n : n) >= outsz)
@@ -196,8 +212,6 @@ int mp_read_file(const char *path, char *buf, size_t size, size_t *len)
 	return mp_read_fileat(AT_FDCWD, path, buf, size, len);
 }
 
-/* Fills buf[0..room) from fd, through EINTR and short reads: 1 at the end
- * of the file, 0 when buf is full first, -errno. *got is what was read. */
 /* All of buf to fd, through EINTR and short writes: 0 or -errno (-EIO for
  * a write that took nothing). */
 int mp_write_full(int fd, const void *buf, size_t len)
@@ -286,6 +300,8 @@ int mp_open_regular(const char *path, int flags, unsigned mode)
 	return fd;
 }
 
+/* Fills buf[0..room) from fd, through EINTR and short reads: 1 at the end
+ * of the file, 0 when buf is full first, -errno. *got is what was read. */
 static int read_full(int fd, char *buf, size_t room, size_t *got)
 {
 	*got = 0;
@@ -335,7 +351,10 @@ int mp_read_file_alloc(const char *path, size_t max, char **out, size_t *len)
 	return mp_read_fd_alloc(fd, max, out, len);
 }
 
-/* What is left to read of fd, NUL-terminated, at most max bytes. */
+/* What is left to read of fd, NUL-terminated, at most max bytes. The
+ * buffer never grows past max and the NUL and one byte more (that byte
+ * read says the file is larger): analyze reads a report of up to 256 MiB
+ * with it, and an endless file must not take twice that. */
 int mp_read_fd_alloc(int fd, size_t max, char **out, size_t *len)
 {
 	_cleanup_free_ char *buf = NULL;
@@ -343,12 +362,15 @@ int mp_read_fd_alloc(int fd, size_t max, char **out, size_t *len)
 	int r = 0;
 
 	while (r == 0) {
-		char *p = realloc(buf, size ? size * 2 : 65536);
+		size_t grow = size ? size * 2 : 65536;
+		char *p;
 
+		grow = grow < max + 2 ? grow : max + 2;
+		p = realloc(buf, grow);
 		if (p == NULL)
 			return -ENOMEM;
 		buf = p;
-		size = size ? size * 2 : 65536;
+		size = grow;
 		r = read_full(fd, buf + n, size - 1 - n, &got);
 		n += got;
 		if (r < 0)

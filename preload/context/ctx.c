@@ -95,10 +95,17 @@ struct kmod_ctx *mp_ctx_kmod(struct mp_ctx *ctx)
 	return ctx->kmod;
 }
 
-/* Like strchr(): a const context's plan is the caller's to write or not. */
-struct mp_plan *mp_ctx_plan(const struct mp_ctx *ctx)
+/* The plan and the result, each twice: a stage that writes them holds the
+ * context itself, one that only reads (the outcome, the report) may hold it
+ * const and gets them const, so that no cast hides a write. */
+struct mp_plan *mp_ctx_plan(struct mp_ctx *ctx)
 {
-	return (struct mp_plan *)&ctx->plan;
+	return &ctx->plan;
+}
+
+const struct mp_plan *mp_ctx_plan_const(const struct mp_ctx *ctx)
+{
+	return &ctx->plan;
 }
 
 const struct mp_options *mp_ctx_opts(const struct mp_ctx *ctx)
@@ -155,7 +162,12 @@ struct mp_coldplug *mp_ctx_coldplug(struct mp_ctx *ctx)
 	return &ctx->coldplug;
 }
 
-struct mp_result *mp_ctx_result(const struct mp_ctx *ctx)
+struct mp_result *mp_ctx_result(struct mp_ctx *ctx)
 {
-	return (struct mp_result *)&ctx->result;
+	return &ctx->result;
+}
+
+const struct mp_result *mp_ctx_result_const(const struct mp_ctx *ctx)
+{
+	return &ctx->result;
 }

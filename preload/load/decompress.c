@@ -344,9 +344,9 @@ static int gzip_size(int fd, off_t size, uint64_t *out)
  * cannot take itself, the decoder for that case, and how the image's size
  * is read without decoding (dupcost.c). */
 static const struct mp_format formats[] = {
-	{ ".zst", "zstd", "init (zstd in userspace)", unzstd, zstd_size },
-	{ ".xz", "xz", "init (xz in userspace)", unxz, xz_size },
-	{ ".gz", "gzip", "init (gzip in userspace)", ungzip, gzip_size },
+	{ .suffix = ".zst", .name = "zstd", .how = "init (zstd in userspace)", .decode = unzstd, .size = zstd_size },
+	{ .suffix = ".xz", .name = "xz", .how = "init (xz in userspace)", .decode = unxz, .size = xz_size },
+	{ .suffix = ".gz", .name = "gzip", .how = "init (gzip in userspace)", .decode = ungzip, .size = gzip_size },
 };
 
 /* The format of a module file, by its name; NULL: not compressed. */

@@ -10,7 +10,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -62,14 +61,6 @@ int mp_open_beneath(const struct mp_env *env, const char *path)
 	return fd < 0 ? -errno : fd;
 }
 
-static void sleep_ms(unsigned ms)
-{
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
-
 /*
  * Someone else (udev, a modprobe) is loading the same module: wait for
  * it to become live. If their load fails the module disappears, and ours
@@ -85,7 +76,7 @@ static int wait_other_load(const struct mp_env *env, const char *name, uint64_t 
 		case MP_INITSTATE_NONE:
 			return -EAGAIN;
 		default:
-			sleep_ms(5);
+			mp_sleep_ms(5);
 			break;
 		}
 	}

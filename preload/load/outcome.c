@@ -63,7 +63,7 @@ enum mp_problem mp_outcome_problem(const struct mp_plan *p, const struct mp_modu
 
 void mp_outcome_totals(const struct mp_ctx *ctx, struct mp_totals *t)
 {
-	const struct mp_plan *p = mp_ctx_plan(ctx);
+	const struct mp_plan *p = mp_ctx_plan_const(ctx);
 	int i;
 
 	memset(t, 0, sizeof(*t));
@@ -99,10 +99,10 @@ void mp_outcome_totals(const struct mp_ctx *ctx, struct mp_totals *t)
  */
 int mp_outcome_exit_status(const struct mp_ctx *ctx, int run_err, int report_err)
 {
-	const struct mp_plan *p = mp_ctx_plan(ctx);
+	const struct mp_plan *p = mp_ctx_plan_const(ctx);
 	int status = run_err < 0 || p->req_missing > 0 ? MP_EXIT_SOME_FAILED : MP_EXIT_OK, i;
 
-	if (mp_ctx_result(ctx)->fatal)
+	if (mp_ctx_result_const(ctx)->fatal)
 		return MP_EXIT_NOTHING;
 	for (i = 0; i < p->nmods && status == MP_EXIT_OK; i++)
 		switch (mp_outcome_problem(p, &p->mods[i])) {

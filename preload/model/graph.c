@@ -103,7 +103,7 @@ static void remove_edge(struct mp_plan *p, int mod, int dep)
  * Kahn's algorithm. Returns the number of modules it could order; the
  * rest are on or behind a cycle. order[] receives the topological order.
  */
-static int topo_order(struct mp_plan *p, int *order, int *indeg)
+static int topo_order(const struct mp_plan *p, int *order, int *indeg)
 {
 	int i, j, head = 0, tail = 0;
 
@@ -113,7 +113,7 @@ static int topo_order(struct mp_plan *p, int *order, int *indeg)
 			order[tail++] = i;
 	}
 	while (head < tail) {
-		struct mp_module *m = &p->mods[order[head++]];
+		const struct mp_module *m = &p->mods[order[head++]];
 
 		for (j = 0; j < m->nusers; j++)
 			if (--indeg[m->users[j]] == 0)
@@ -260,7 +260,7 @@ int mp_graph_critical_path(const struct mp_plan *p, int *chain, int *len, uint64
 	if (order == NULL || indeg == NULL || dist == NULL || prev == NULL)
 		return -ENOMEM;
 	/* the graph is acyclic once mp_graph_waves() has run */
-	n = topo_order((struct mp_plan *)p, order, indeg);
+	n = topo_order(p, order, indeg);
 	for (i = 0; i < n; i++) {
 		int k = order[i];
 		const struct mp_module *m = &p->mods[k];

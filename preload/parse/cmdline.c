@@ -99,7 +99,7 @@ static int each_word(void *data, const struct word *w)
 
 int mp_cmdline_foreach(const char *text, mp_cmdline_cb cb, void *data)
 {
-	struct each e = { cb, data };
+	struct each e = { .cb = cb, .data = data };
 
 	return walk(text, each_word, &e);
 }

@@ -113,7 +113,7 @@ static int check_node(const struct reader *r, struct pending cur, struct pending
 			uint32_t child = be32(r->buf + off + 4 * i);
 
 			if (child != 0)
-				stack[(*top)++] = (struct pending){ child, cur.depth + 1 };
+				stack[(*top)++] = (struct pending){ .node = child, .depth = cur.depth + 1 };
 		}
 		off += 4 * (size_t)n;
 	}
@@ -136,7 +136,7 @@ static int check_node(const struct reader *r, struct pending cur, struct pending
 
 int mp_index_check_buf(const void *buf, size_t len)
 {
-	struct reader r = { buf, len };
+	struct reader r = { .buf = buf, .len = len };
 	_cleanup_free_ struct pending *stack = NULL;
 	_cleanup_free_ unsigned char *seen = NULL;
 	uint32_t magic, version, root;
@@ -154,7 +154,7 @@ int mp_index_check_buf(const void *buf, size_t len)
 	seen = calloc(len / 8 + 1, 1);
 	if (stack == NULL || seen == NULL)
 		return -ENOMEM;
-	stack[top++] = (struct pending){ root, 0 };
+	stack[top++] = (struct pending){ .node = root };
 	while (top > 0) {
 		e = check_node(&r, stack[--top], stack, &top, seen);
 		if (e < 0)
@@ -206,7 +206,7 @@ int mp_index_check(const char *path)
  */
 const char *mp_index_lookup(const void *buf, size_t len, const char *key)
 {
-	struct reader r = { buf, len };
+	struct reader r = { .buf = buf, .len = len };
 	uint32_t node, n;
 	size_t off, end, depth;
 	const char *k = key;

@@ -123,7 +123,7 @@ static int walk(int dirfd, char *devpath, size_t len, int depth, const struct vi
 int mp_coldplug_foreach(struct mp_ctx *ctx, mp_device_fn fn, void *data)
 {
 	char root[PATH_MAX + 16], devpath[PATH_MAX];
-	struct visit v = { fn, data };
+	struct visit v = { .fn = fn, .data = data };
 	int fd;
 
 	snprintf(root, sizeof(root), "%s/devices", mp_ctx_env(ctx)->sysfs);
@@ -138,7 +138,7 @@ int mp_coldplug_foreach(struct mp_ctx *ctx, mp_device_fn fn, void *data)
 
 int mp_coldplug_scan(struct mp_ctx *ctx, enum mp_source src)
 {
-	struct scan sc = { ctx, src };
+	struct scan sc = { .ctx = ctx, .src = src };
 
 	return mp_coldplug_foreach(ctx, request_device, &sc);
 }
@@ -151,7 +151,7 @@ int mp_coldplug_scan(struct mp_ctx *ctx, enum mp_source src)
 int mp_coldplug_drain(struct mp_ctx *ctx)
 {
 	char buf[UEVENT_MAX], alias[4096], action[32], devpath[PATH_MAX];
-	const struct mp_plan *p = mp_ctx_plan(ctx);
+	const struct mp_plan *p = mp_ctx_plan_const(ctx);
 	unsigned before = p->req_total;
 	int fd = mp_ctx_coldplug(ctx)->uevent_fd;
 	bool lost = false;

@@ -100,7 +100,7 @@ static int by_name(const void *a, const void *b)
  * not loaded this time (already live, say) what the old profile knew. */
 static int collect(struct mp_ctx *ctx, char ***lines, int *n)
 {
-	const struct mp_plan *pl = mp_ctx_plan(ctx);
+	const struct mp_plan *pl = mp_ctx_plan_const(ctx);
 	const struct mp_profile *prof = mp_ctx_env(ctx)->profile.profile;
 	_cleanup_free_ bool *now = NULL; /* the old profile's entries measured again */
 	int i, cap = 0, r = 0;
@@ -200,7 +200,7 @@ static int replaceable(const char *path)
  */
 int mp_profile_io_write(struct mp_ctx *ctx, const char *path)
 {
-	struct profile_text t = { NULL, 0, mp_ctx_env(ctx)->kver };
+	struct profile_text t = { .kver = mp_ctx_env(ctx)->kver };
 	int r, i;
 
 	r = replaceable(path);

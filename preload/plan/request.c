@@ -56,7 +56,7 @@ static int on_conf_line(void *data, const char *name, unsigned line)
 int mp_request_config_file(struct mp_ctx *ctx, const char *path)
 {
 	_cleanup_free_ char *buf = NULL;
-	struct conf_walk w = { ctx, path };
+	struct conf_walk w = { .ctx = ctx, .path = path };
 	size_t len;
 	int r;
 

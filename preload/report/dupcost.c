@@ -78,14 +78,60 @@ static void place(uint64_t *size, const Elf64_Shdr *s)
 	*size = ALIGN_UP(*size, a) + s->sh_size;
 }
 
-/*
- * layout_sections(), layout_symtab() and module_memory_alloc() of 6.12 for
- * x86-64 with CONFIG_MODULE_UNLOAD and CONFIG_KALLSYMS (not KALLSYMS_ALL):
- * what layout_and_allocate() asks execmem/module_alloc for. Before 6.4 the
- * same sections went into two blocks (core, init) with the same page
- * alignment between kinds, so the sum is the same within a page or two.
- */
-int mp_dupcost_layout(const void *image, size_t len, uint64_t *out)
+/* The ELF as the layout reads it: its section headers, their flags as the
+ * kernel has rewritten them by then, the symbol table's sections, and the
+ * size of each kind of module memory so far. */
+struct layout {
+	const char *elf;
+	size_t len;
+	const Elf64_Ehdr *eh;
+	const Elf64_Shdr *sh, *strsec;
+	uint64_t *flags;
+	unsigned symi, stri, pcpu;
+	uint64_t size[L_MAX];
+};
+
+/* A 64-bit ELF whose section headers are all inside it, aligned. */
+static bool elf_ok(const Elf64_Ehdr *eh, size_t len)
+{
+	return len >= sizeof(*eh) && memcmp(eh->e_ident, ELFMAG, SELFMAG) == 0 &&
+	       eh->e_ident[EI_CLASS] == ELFCLASS64 && eh->e_shentsize == sizeof(Elf64_Shdr) &&
+	       eh->e_shnum != 0 && eh->e_shstrndx < eh->e_shnum && eh->e_shoff <= len &&
+	       (uint64_t)eh->e_shnum * sizeof(Elf64_Shdr) <= len - eh->e_shoff && eh->e_shoff % 8 == 0;
+}
+
+/* What rewrite_section_headers(), find_pcpusec() and layout_and_allocate()
+ * change before the layout; where the symbol table and its strings are. */
+static int rewrite_flags(struct layout *l)
+{
+	unsigned i;
+
+	for (i = 0; i < l->eh->e_shnum; i++) {
+		const char *n = sec_name(l->strsec, l->elf, l->len, l->sh[i].sh_name);
+
+		if (n == NULL)
+			return -ENOEXEC;
+		l->flags[i] = l->sh[i].sh_flags;
+		if (l->sh[i].sh_type == SHT_SYMTAB) {
+			l->symi = i;
+			l->stri = l->sh[i].sh_link;
+		}
+		if (strcmp(n, "__versions") == 0 || strcmp(n, ".modinfo") == 0)
+			l->flags[i] &= ~(uint64_t)SHF_ALLOC;
+		else if (strcmp(n, ".data..percpu") == 0) {
+			l->flags[i] &= ~(uint64_t)SHF_ALLOC;
+			l->pcpu = i;
+		} else if (strcmp(n, ".data..ro_after_init") == 0 || strcmp(n, "__jump_table") == 0)
+			l->flags[i] |= 1u << 21;
+	}
+	if (l->symi == 0 || l->stri == 0 || l->stri >= l->eh->e_shnum)
+		return -ENOEXEC;
+	return 0;
+}
+
+/* layout_sections(): core, then init, each kind in the kernel's order of
+ * masks; a section goes to the first kind whose mask it fits. */
+static void layout_sections(struct layout *l, bool *placed)
 {
 	static const struct { uint64_t want, not; } masks[] = {
 		{ SHF_EXECINSTR | SHF_ALLOC, 0 },
@@ -95,98 +141,102 @@ int mp_dupcost_layout(const void *image, size_t len, uint64_t *out)
 	};
 	static const int core_kind[] = { L_TEXT, L_RODATA, L_RO_AFTER_INIT, L_DATA };
 	static const int init_kind[] = { L_INIT_TEXT, L_INIT_RODATA, -1, L_INIT_DATA };
-	const char *elf = image;
-	const Elf64_Ehdr *eh = image;
-	const Elf64_Shdr *sh, *strsec;
-	_cleanup_free_ uint64_t *flags = NULL;
-	_cleanup_free_ bool *placed = NULL;
-	uint64_t size[L_MAX] = { 0 }, total = 0;
-	unsigned i, m, nsym = 0, ncore = 0, symi = 0, stri = 0, pcpu = 0;
-	uint64_t corestr = 0;
+	unsigned i, m;
 
-	if (len < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
-	    eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_shentsize != sizeof(Elf64_Shdr) ||
-	    eh->e_shnum == 0 || eh->e_shstrndx >= eh->e_shnum ||
-	    eh->e_shoff > len || (uint64_t)eh->e_shnum * sizeof(Elf64_Shdr) > len - eh->e_shoff ||
-	    eh->e_shoff % 8)
-		return -ENOEXEC;
-	sh = (const Elf64_Shdr *)(elf + eh->e_shoff);
-	strsec = &sh[eh->e_shstrndx];
-	flags = calloc(eh->e_shnum, sizeof(*flags));
-	placed = calloc(eh->e_shnum, sizeof(*placed));
-	if (flags == NULL || placed == NULL)
-		return -ENOMEM;
-
-	/* what rewrite_section_headers(), find_pcpusec() and
-	 * layout_and_allocate() change before the layout */
-	for (i = 0; i < eh->e_shnum; i++) {
-		const char *n = sec_name(strsec, elf, len, sh[i].sh_name);
-
-		if (n == NULL)
-			return -ENOEXEC;
-		flags[i] = sh[i].sh_flags;
-		if (sh[i].sh_type == SHT_SYMTAB) {
-			symi = i;
-			stri = sh[i].sh_link;
-		}
-		if (strcmp(n, "__versions") == 0 || strcmp(n, ".modinfo") == 0)
-			flags[i] &= ~(uint64_t)SHF_ALLOC;
-		else if (strcmp(n, ".data..percpu") == 0) {
-			flags[i] &= ~(uint64_t)SHF_ALLOC;
-			pcpu = i;
-		} else if (strcmp(n, ".data..ro_after_init") == 0 || strcmp(n, "__jump_table") == 0)
-			flags[i] |= 1u << 21;
-	}
-	if (symi == 0 || stri == 0 || stri >= eh->e_shnum)
-		return -ENOEXEC;
 	for (int init = 0; init <= 1; init++)
 		for (m = 0; m < ARRAY_SIZE(masks); m++)
-			for (i = 0; i < eh->e_shnum; i++) {
-				const char *n = sec_name(strsec, elf, len, sh[i].sh_name);
+			for (i = 0; i < l->eh->e_shnum; i++) {
+				const char *n = sec_name(l->strsec, l->elf, l->len, l->sh[i].sh_name);
 				int kind = init ? init_kind[m] : core_kind[m];
 
-				if ((flags[i] & masks[m].want) != masks[m].want ||
-				    (flags[i] & masks[m].not) || placed[i] ||
+				if ((l->flags[i] & masks[m].want) != masks[m].want ||
+				    (l->flags[i] & masks[m].not) || placed[i] ||
 				    init != starts(n, ".init") || kind < 0)
 					continue;
-				place(&size[kind], &sh[i]);
+				place(&l->size[kind], &l->sh[i]);
 				placed[i] = true;
 			}
+}
 
-	/* kallsyms: the whole symtab and strtab go to init data; the
-	 * symbols of core text, their names and a type byte each stay */
-	if (sh[symi].sh_offset > len || sh[symi].sh_size > len - sh[symi].sh_offset ||
-	    sh[symi].sh_offset % 8 ||
-	    sh[stri].sh_offset > len || sh[stri].sh_size > len - sh[stri].sh_offset)
+/* Whether symbol i stays in core kallsyms: the first, and those of core
+ * text (not per-CPU, not .init). */
+static bool core_symbol(const struct layout *l, const Elf64_Sym *s, unsigned i)
+{
+	const char *sn;
+
+	if (i == 0)
+		return true;
+	if (s->st_shndx == SHN_UNDEF || s->st_shndx >= l->eh->e_shnum || !s->st_name || s->st_shndx == l->pcpu)
+		return false;
+	sn = sec_name(l->strsec, l->elf, l->len, l->sh[s->st_shndx].sh_name);
+	return (l->flags[s->st_shndx] & SHF_ALLOC) && (l->flags[s->st_shndx] & SHF_EXECINSTR) &&
+	       !starts(sn, ".init");
+}
+
+/* layout_symtab(), kallsyms: the whole symtab and strtab go to init data;
+ * the symbols of core text, their names and a type byte each stay. */
+static int layout_symtab(struct layout *l)
+{
+	const Elf64_Shdr *sym = &l->sh[l->symi], *str = &l->sh[l->stri];
+	unsigned i, nsym, ncore = 0;
+	uint64_t corestr = 0;
+
+	if (sym->sh_offset > l->len || sym->sh_size > l->len - sym->sh_offset || sym->sh_offset % 8 ||
+	    str->sh_offset > l->len || str->sh_size > l->len - str->sh_offset)
 		return -ENOEXEC;
-	place(&size[L_INIT_DATA], &sh[symi]);
-	nsym = (unsigned)(sh[symi].sh_size / sizeof(Elf64_Sym));
+	place(&l->size[L_INIT_DATA], sym);
+	nsym = (unsigned)(sym->sh_size / sizeof(Elf64_Sym));
 	for (i = 0; i < nsym; i++) {
-		const Elf64_Sym *s = (const Elf64_Sym *)(elf + sh[symi].sh_offset) + i;
-		bool core = i == 0;
+		const Elf64_Sym *s = (const Elf64_Sym *)(l->elf + sym->sh_offset) + i;
 
-		if (!core && s->st_shndx != SHN_UNDEF && s->st_shndx < eh->e_shnum && s->st_name &&
-		    s->st_shndx != pcpu) {
-			const char *sn = sec_name(strsec, elf, len, sh[s->st_shndx].sh_name);
-
-			core = (flags[s->st_shndx] & SHF_ALLOC) && (flags[s->st_shndx] & SHF_EXECINSTR) &&
-			       !starts(sn, ".init");
-		}
-		if (!core)
+		if (!core_symbol(l, s, i))
 			continue;
-		if (s->st_name >= sh[stri].sh_size)
+		if (s->st_name >= str->sh_size)
 			return -ENOEXEC;
 		ncore++;
-		corestr += strnlen(elf + sh[stri].sh_offset + s->st_name, sh[stri].sh_size - s->st_name) + 1;
+		corestr += strnlen(l->elf + str->sh_offset + s->st_name, str->sh_size - s->st_name) + 1;
 	}
-	size[L_DATA] = ALIGN_UP(size[L_DATA], sh[symi].sh_addralign ? sh[symi].sh_addralign : 1) +
-		       (uint64_t)ncore * sizeof(Elf64_Sym) + corestr + ncore;
-	place(&size[L_INIT_DATA], &sh[stri]);
+	l->size[L_DATA] = ALIGN_UP(l->size[L_DATA], sym->sh_addralign ? sym->sh_addralign : 1) +
+			  (uint64_t)ncore * sizeof(Elf64_Sym) + corestr + ncore;
+	place(&l->size[L_INIT_DATA], str);
 	/* struct mod_kallsyms (4 pointer-sized fields), then a type byte per symbol */
-	size[L_INIT_DATA] = ALIGN_UP(size[L_INIT_DATA], 8) + 32 + nsym;
+	l->size[L_INIT_DATA] = ALIGN_UP(l->size[L_INIT_DATA], 8) + 32 + nsym;
+	return 0;
+}
 
+/*
+ * layout_sections(), layout_symtab() and module_memory_alloc() of 6.12 for
+ * x86-64 with CONFIG_MODULE_UNLOAD and CONFIG_KALLSYMS (not KALLSYMS_ALL):
+ * what layout_and_allocate() asks execmem/module_alloc for. Before 6.4 the
+ * same sections went into two blocks (core, init) with the same page
+ * alignment between kinds, so the sum is the same within a page or two.
+ */
+int mp_dupcost_layout(const void *image, size_t len, uint64_t *out)
+{
+	struct layout l = { .elf = image, .len = len, .eh = image };
+	_cleanup_free_ uint64_t *flags = NULL;
+	_cleanup_free_ bool *placed = NULL;
+	uint64_t total = 0;
+	unsigned i;
+	int r;
+
+	if (!elf_ok(l.eh, len))
+		return -ENOEXEC;
+	l.sh = (const Elf64_Shdr *)(l.elf + l.eh->e_shoff);
+	l.strsec = &l.sh[l.eh->e_shstrndx];
+	l.flags = flags = calloc(l.eh->e_shnum, sizeof(*flags));
+	placed = calloc(l.eh->e_shnum, sizeof(*placed));
+	if (flags == NULL || placed == NULL)
+		return -ENOMEM;
+	r = rewrite_flags(&l);
+	if (r < 0)
+		return r;
+	layout_sections(&l, placed);
+	r = layout_symtab(&l);
+	if (r < 0)
+		return r;
 	for (i = 0; i < L_MAX; i++)
-		total += ALIGN_UP(size[i], PAGE);
+		total += ALIGN_UP(l.size[i], PAGE);
 	*out = total;
 	return 0;
 }

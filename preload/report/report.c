@@ -87,7 +87,7 @@ static void json_critical(struct mp_json *j, const struct mp_plan *p)
 
 static void json_module(struct mp_json *j, const struct mp_ctx *ctx, const struct mp_module *m)
 {
-	const struct mp_plan *p = mp_ctx_plan(ctx);
+	const struct mp_plan *p = mp_ctx_plan_const(ctx);
 	int i;
 
 	mp_json_obj_begin(j, NULL);
@@ -114,7 +114,7 @@ static void json_module(struct mp_json *j, const struct mp_ctx *ctx, const struc
 	mp_json_str(j, "how", m->how);
 	mp_json_str(j, "options", m->options);
 	mp_json_u64(j, "size", (uint64_t)m->size);
-	if (mp_ctx_result(ctx)->estimated)
+	if (mp_ctx_result_const(ctx)->estimated)
 		mp_json_u64(j, "duplicate_cost_bytes", m->dup_bytes);
 	else
 		mp_json_null(j, "duplicate_cost_bytes");
@@ -146,7 +146,7 @@ static void json_kstats_fields(struct mp_json *j, const char *k, const struct mp
 
 static void json_kstats(struct mp_json *j, const struct mp_ctx *ctx)
 {
-	const struct mp_result *res = mp_ctx_result(ctx);
+	const struct mp_result *res = mp_ctx_result_const(ctx);
 	const struct mp_kstats *b = res->kstats_before, *a = res->kstats_after;
 	int i;
 
@@ -189,7 +189,7 @@ static const char *dupcost_model(const struct mp_ctx *ctx)
  * measured times moved from it (each module has its expected_ms). */
 static void json_profile(struct mp_json *j, const struct mp_ctx *ctx)
 {
-	const struct mp_plan *p = mp_ctx_plan(ctx);
+	const struct mp_plan *p = mp_ctx_plan_const(ctx);
 	const struct mp_env *env = mp_ctx_env(ctx);
 	const struct mp_profile_use *use = &env->profile;
 	unsigned known = 0;
@@ -212,8 +212,8 @@ static void json_profile(struct mp_json *j, const struct mp_ctx *ctx)
  * joins others' calls to ours; null when the run went to its end. */
 static void json_handover(struct mp_json *j, const struct mp_ctx *ctx)
 {
-	const struct mp_result *res = mp_ctx_result(ctx);
-	const struct mp_plan *p = mp_ctx_plan(ctx);
+	const struct mp_result *res = mp_ctx_result_const(ctx);
+	const struct mp_plan *p = mp_ctx_plan_const(ctx);
 	int i;
 
 	if (res->handover_at == 0) {

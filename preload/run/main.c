@@ -242,15 +242,15 @@ static void getopt_tables(struct option *longopts, char *shortopts)
 	size_t i;
 
 	for (i = 0; i < NOPTIONS; i++) {
-		longopts[i] = (struct option){ options[i].name, options[i].arg ? required_argument : no_argument,
-					       NULL, options[i].key };
+		longopts[i] = (struct option){ .name = options[i].name, .val = options[i].key,
+					       .has_arg = options[i].arg ? required_argument : no_argument };
 		if (options[i].key < 256) {
 			*shortopts++ = (char)options[i].key;
 			if (options[i].arg)
 				*shortopts++ = ':';
 		}
 	}
-	longopts[i] = (struct option){ NULL, 0, NULL, 0 };
+	longopts[i] = (struct option){ 0 };
 	*shortopts = '\0';
 }
 
@@ -278,12 +278,26 @@ static int push(const char ***list, int *n, const char *s)
 	return 0;
 }
 
+/* What the command line asks for: the run's arguments, the lists they
+ * borrow from argv, and where the log goes and how much of it. */
+struct cli {
+	struct mp_run_args a;
+	struct logger lg;
+	bool kmsg;
+	const char **configs, **mpconf, **names;
+	int nconfigs, nmpconf, nnames;
+};
+
 /* The lists go on every way out of main(), a usage error's too. */
-static void free_list(const char ***list)
+static void cli_done(struct cli *c)
 {
-	free(*list);
+	free(c->configs);
+	free(c->mpconf);
+	free(c->names);
 }
-#define _cleanup_list_ __attribute__((cleanup(free_list)))
+
+/* parse_options()'s and set_option()'s "no exit status yet: go on" */
+#define GO_ON (-1)
 
 /*
  * modpreload analyze: a program of its own (analyze/), so that the binary
@@ -314,173 +328,212 @@ static int run_analyze(char **argv)
 	return MP_EXIT_NOTHING;
 }
 
-int main(int argc, char **argv)
+/* The option KEY getopt_long() returned, with its argument ARG (V: its
+ * value, for a number), into c. WORD is the option as written, for the
+ * message when it is none of ours. GO_ON, or the exit status. */
+static int set_option(struct cli *c, int key, const char *arg, unsigned v, const char *word)
 {
-	struct mp_run_args a = {
-		.opts = { .cmdline = "/proc/cmdline", .kstats = true },
-		.default_configs = true,
-		.fork_guard = true,
-	};
-	struct logger lg = { .fd = STDERR_FILENO, .max_prio = MP_LOG_NOTICE };
-	_cleanup_list_ const char **configs = NULL;
-	_cleanup_list_ const char **mpconf = NULL;
-	_cleanup_list_ const char **names = NULL;
+	struct mp_run_args *a = &c->a;
+
+	switch (key) {
+	case OPT_COLDPLUG:
+		a->opts.coldplug = true;
+		break;
+	case 'c':
+		if (push(&c->configs, &c->nconfigs, arg) < 0)
+			return MP_EXIT_NOTHING;
+		break;
+	case OPT_NO_DEFAULT_CONFIG:
+		a->default_configs = false;
+		break;
+	case OPT_LIST_CONFIG:
+		if (mp_list_config_files(strcmp(arg, "/") == 0 ? "" : arg, stdout) < 0)
+			return MP_EXIT_NOTHING;
+		return put_stdout("");
+	case OPT_CMDLINE:
+		a->opts.cmdline = arg;
+		break;
+	case OPT_MODULES_LOAD:
+		a->modules_load = true;
+		break;
+	case OPT_NODEV:
+		a->nodev_path = arg;
+		break;
+	case 'd':
+		a->opts.basedir = arg;
+		break;
+	case 'S':
+		a->opts.kver = arg;
+		break;
+	case 'C':
+		if (push(&c->mpconf, &c->nmpconf, arg) < 0)
+			return MP_EXIT_NOTHING;
+		break;
+	case 'b':
+		a->use_blacklist = true;
+		break;
+	case 'j':
+		a->opts.jobs = (int)v;
+		break;
+	case OPT_WAVES:
+		a->opts.waves = true;
+		break;
+	case OPT_ORDER:
+		if (strcmp(arg, "critical") != 0 && strcmp(arg, "fifo") != 0)
+			return bad_usage("--order: '%s' is not critical or fifo", arg);
+		a->opts.fifo = strcmp(arg, "fifo") == 0;
+		break;
+	case OPT_POOL:
+		if (strcmp(arg, "adaptive") != 0 && strcmp(arg, "fixed") != 0)
+			return bad_usage("--pool: '%s' is not adaptive or fixed", arg);
+		a->opts.pool = strcmp(arg, "adaptive") == 0 ? MP_POOL_ADAPTIVE : MP_POOL_FIXED;
+		break;
+	case OPT_PROFILE:
+		a->opts.profile = arg;
+		break;
+	case OPT_PROFILE_OUT:
+		a->opts.profile_out = arg;
+		break;
+	case 't':
+		a->opts.timeout_ms = v * 1000u;
+		break;
+	case OPT_SETTLE:
+		a->opts.settle_ms = v;
+		break;
+	case 'n':
+		a->opts.dry_run = true;
+		break;
+	case 'r':
+		a->report_path = arg;
+		break;
+	case OPT_KMSG:
+		c->kmsg = true;
+		break;
+	case OPT_NO_KSTATS:
+		a->opts.kstats = false;
+		break;
+	case OPT_ESTIMATE:
+		a->opts.estimate = true;
+		break;
+	case 'q':
+		c->lg.max_prio = MP_LOG_ERR;
+		break;
+	case 'v':
+		c->lg.max_prio = c->lg.max_prio < MP_LOG_INFO ? MP_LOG_INFO : MP_LOG_DEBUG;
+		break;
+	case OPT_SYSFS:
+		a->opts.sysfs = arg;
+		break;
+	case OPT_NO_FORK:
+		a->fork_guard = false;
+		break;
+	case OPT_HANDOVER:
+		a->handover = true;
+		break;
+	case OPT_HANDOVER_SOON:
+		a->handover = a->handover_soon = true;
+		break;
+	case OPT_HOLD_DIR:
+		a->hold_dir = arg;
+		break;
+	case 'h':
+		return put_usage();
+	case 'V':
+		return put_stdout("modpreload " MP_VERSION "\n");
+	default:
+		/* getopt's own message would quote the word raw */
+		return bad_usage("'%s': an unknown option, or one without its argument", word);
+	}
+	return GO_ON;
+}
+
+/* Neither a name nor a list nor a device to ask for a module: a mistake. */
+static bool nothing_asked(const struct cli *c)
+{
+	const struct mp_run_args *a = &c->a;
+
+	return c->nnames == 0 && c->nconfigs == 0 && !a->opts.coldplug && !a->default_configs &&
+	       !a->modules_load && a->opts.cmdline && a->opts.cmdline[0] == '\0';
+}
+
+/* The command line into c: GO_ON to run, else the exit status. */
+static int parse_options(int argc, char **argv, struct cli *c)
+{
 	struct option longopts[NOPTIONS + 1];
 	char shortopts[2 * NOPTIONS + 1];
-	int nconfigs = 0, nmpconf = 0, nnames = 0, c, i;
-	bool kmsg = getppid() == 1;
-
 	unsigned v = 0;
+	int key, r, i;
 
-	if (argc > 1 && strcmp(argv[1], "analyze") == 0)
-		return run_analyze(argv + 1);
-
-	/* A reader that goes away (modpreload -n | head) makes write() fail
-	 * with EPIPE, which the report says, instead of killing the loader
-	 * with a signal that looks like a crash. */
-	signal(SIGPIPE, SIG_IGN);
 	opterr = 0;
 	getopt_tables(longopts, shortopts);
-	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		const struct cli_option *o = option_of(c);
+	while ((key = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		const struct cli_option *o = option_of(key);
 
 		/* a number, within the limits the table names for it */
 		if (o && o->lim >= 0 && parse_limit(o->name, o->lim, optarg, &v) != 0)
 			return MP_EXIT_USAGE;
-		switch (c) {
-		case OPT_COLDPLUG:
-			a.opts.coldplug = true;
-			break;
-		case 'c':
-			if (push(&configs, &nconfigs, optarg) < 0)
-				return MP_EXIT_NOTHING;
-			break;
-		case OPT_NO_DEFAULT_CONFIG:
-			a.default_configs = false;
-			break;
-		case OPT_LIST_CONFIG:
-			if (mp_list_config_files(strcmp(optarg, "/") == 0 ? "" : optarg, stdout) < 0)
-				return MP_EXIT_NOTHING;
-			return put_stdout("");
-		case OPT_CMDLINE:
-			a.opts.cmdline = optarg;
-			break;
-		case OPT_MODULES_LOAD:
-			a.modules_load = true;
-			break;
-		case OPT_NODEV:
-			a.nodev_path = optarg;
-			break;
-		case 'd':
-			a.opts.basedir = optarg;
-			break;
-		case 'S':
-			a.opts.kver = optarg;
-			break;
-		case 'C':
-			if (push(&mpconf, &nmpconf, optarg) < 0)
-				return MP_EXIT_NOTHING;
-			break;
-		case 'b':
-			a.use_blacklist = true;
-			break;
-		case 'j':
-			a.opts.jobs = (int)v;
-			break;
-		case OPT_WAVES:
-			a.opts.waves = true;
-			break;
-		case OPT_ORDER:
-			if (strcmp(optarg, "critical") != 0 && strcmp(optarg, "fifo") != 0)
-				return bad_usage("--order: '%s' is not critical or fifo", optarg);
-			a.opts.fifo = strcmp(optarg, "fifo") == 0;
-			break;
-		case OPT_POOL:
-			if (strcmp(optarg, "adaptive") != 0 && strcmp(optarg, "fixed") != 0)
-				return bad_usage("--pool: '%s' is not adaptive or fixed", optarg);
-			a.opts.pool = strcmp(optarg, "adaptive") == 0 ? MP_POOL_ADAPTIVE : MP_POOL_FIXED;
-			break;
-		case OPT_PROFILE:
-			a.opts.profile = optarg;
-			break;
-		case OPT_PROFILE_OUT:
-			a.opts.profile_out = optarg;
-			break;
-		case 't':
-			a.opts.timeout_ms = v * 1000u;
-			break;
-		case OPT_SETTLE:
-			a.opts.settle_ms = v;
-			break;
-		case 'n':
-			a.opts.dry_run = true;
-			break;
-		case 'r':
-			a.report_path = optarg;
-			break;
-		case OPT_KMSG:
-			kmsg = true;
-			break;
-		case OPT_NO_KSTATS:
-			a.opts.kstats = false;
-			break;
-		case OPT_ESTIMATE:
-			a.opts.estimate = true;
-			break;
-		case 'q':
-			lg.max_prio = MP_LOG_ERR;
-			break;
-		case 'v':
-			lg.max_prio = lg.max_prio < MP_LOG_INFO ? MP_LOG_INFO : MP_LOG_DEBUG;
-			break;
-		case OPT_SYSFS:
-			a.opts.sysfs = optarg;
-			break;
-		case OPT_NO_FORK:
-			a.fork_guard = false;
-			break;
-		case OPT_HANDOVER:
-			a.handover = true;
-			break;
-		case OPT_HANDOVER_SOON:
-			a.handover = a.handover_soon = true;
-			break;
-		case OPT_HOLD_DIR:
-			a.hold_dir = optarg;
-			break;
-		case 'h':
-			return put_usage();
-		case 'V':
-			return put_stdout("modpreload " MP_VERSION "\n");
-		default:
-			/* getopt's own message would quote the word raw */
-			return bad_usage("'%s': an unknown option, or one without its argument",
-					 argv[optind - 1]);
-		}
+		/* musl's getopt leaves optind past argc when the last word is an
+		 * option without its argument: that word is then argv[argc - 1] */
+		r = set_option(c, key, optarg, v, argv[optind <= argc ? optind - 1 : argc - 1]);
+		if (r != GO_ON)
+			return r;
 	}
 	for (i = optind; i < argc; i++)
-		if (push(&names, &nnames, argv[i]) < 0)
+		if (push(&c->names, &c->nnames, argv[i]) < 0)
 			return MP_EXIT_NOTHING;
-	if (nnames == 0 && nconfigs == 0 && !a.opts.coldplug && !a.default_configs && !a.modules_load &&
-	    a.opts.cmdline && a.opts.cmdline[0] == '\0')
+	if (nothing_asked(c))
 		return bad_usage("%s", "nothing to load: give modules, --config, --coldplug or a command line");
+	return GO_ON;
+}
 
-	if (kmsg) {
+/* The log where it was asked for (/dev/kmsg if it opens), and the run's
+ * arguments completed from what the options gathered. */
+static void finish_args(struct cli *c, char *argv0)
+{
+	struct mp_run_args *a = &c->a;
+
+	if (c->kmsg) {
 		int fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC | O_NOCTTY);
 
 		if (fd >= 0) {
-			lg.fd = fd;
-			lg.kmsg = true;
-			a.opts.grouped = true;
+			c->lg.fd = fd;
+			c->lg.kmsg = true;
+			a->opts.grouped = true;
 		}
 	}
-	a.names = names;
-	a.configs = configs;
-	a.argv0 = argv[0];
-	a.opts.modprobe_config = mpconf;
-	a.log = log_line;
-	a.log_data = &lg;
-	if (a.opts.dry_run && a.report_path == NULL)
-		a.report_path = "-";
-	return mp_run(&a);
+	a->names = c->names;
+	a->configs = c->configs;
+	a->argv0 = argv0;
+	a->opts.modprobe_config = c->mpconf;
+	a->log = log_line;
+	a->log_data = &c->lg;
+	if (a->opts.dry_run && a->report_path == NULL)
+		a->report_path = "-";
+}
+
+int main(int argc, char **argv)
+{
+	__attribute__((cleanup(cli_done))) struct cli c = {
+		.a = {
+			.opts = { .cmdline = "/proc/cmdline", .kstats = true },
+			.default_configs = true,
+			.fork_guard = true,
+		},
+		.lg = { .fd = STDERR_FILENO, .max_prio = MP_LOG_NOTICE },
+		/* /dev/kmsg is the default when the parent is PID 1 (modpreload(8)) */
+		.kmsg = getppid() == 1,
+	};
+	int r;
+
+	if (argc > 1 && strcmp(argv[1], "analyze") == 0)
+		return run_analyze(argv + 1);
+	/* A reader that goes away (modpreload -n | head) makes write() fail
+	 * with EPIPE, which the report says, instead of killing the loader
+	 * with a signal that looks like a crash. */
+	signal(SIGPIPE, SIG_IGN);
+	r = parse_options(argc, argv, &c);
+	if (r != GO_ON)
+		return r;
+	finish_args(&c, argv[0]);
+	return mp_run(&c.a);
 }

@@ -150,7 +150,7 @@ static int more_devices(void *data, bool rescan)
 {
 	const struct conductor *c = data;
 	struct mp_ctx *ctx = c->ctx;
-	const struct mp_plan *p = mp_ctx_plan(ctx);
+	const struct mp_plan *p = mp_ctx_plan_const(ctx);
 	int before = p->nmods, r;
 
 	r = mp_coldplug_drain(ctx);
@@ -212,7 +212,7 @@ static int schedule(struct conductor *c)
 {
 	struct mp_ctx *ctx = c->ctx;
 	const struct mp_run_args *a = c->a;
-	struct mp_feed feed = { mp_ctx_coldplug(ctx)->uevent_fd, NULL, c, NULL, NULL };
+	struct mp_feed feed = { .fd = mp_ctx_coldplug(ctx)->uevent_fd, .data = c };
 	uint64_t t;
 	int r = plan_waves(ctx, hurried(c));
 
@@ -236,7 +236,7 @@ static int schedule(struct conductor *c)
 
 static bool any_hung(const struct mp_ctx *ctx)
 {
-	const struct mp_plan *p = mp_ctx_plan(ctx);
+	const struct mp_plan *p = mp_ctx_plan_const(ctx);
 	int i;
 
 	for (i = 0; i < p->nmods; i++)
@@ -247,7 +247,7 @@ static bool any_hung(const struct mp_ctx *ctx)
 
 static int run_here(const struct mp_run_args *a, int status_fd)
 {
-	struct conductor c = { NULL, a, status_fd };
+	struct conductor c = { .a = a, .status_fd = status_fd };
 	struct mp_ctx *ctx = NULL;
 	struct mp_coldplug *cp;
 	struct mp_result *res;
