@@ -2,12 +2,19 @@
 #   make deb   build/deb/modpreload_VERSION_amd64.deb (dpkg-buildpackage, debian/)
 #   make rpm   build/rpm/RPMS/x86_64/modpreload-VERSION.x86_64.rpm
 #              (rpmbuild -bb packaging/modpreload.spec, from `make install`)
+#   make pkg-arch  build/arch/modpreload-VERSION-1-x86_64.pkg.tar.zst (makepkg,
+#              offline, from packaging/arch/PKGBUILD and `make dist`'s tarball:
+#              packaging/arch/build.sh)
+#   make rpmlint  rpmlint on the RPM and the SRPM (packaging/rpmlint.sh)
 #   make dist  build/modpreload-VERSION.tar.gz, the source of the commit
 #              checked out (git archive HEAD), which builds with `make all`
 
-.PHONY: deb rpm dist
+.PHONY: deb rpm dist pkg-arch
 deb:
 	packaging/mkdeb.sh
+
+pkg-arch:
+	packaging/arch/build.sh
 
 # rpmbuild's work and output stay under build/rpm; the spec installs what
 # `make` built (srcdir), so the binaries are built first.
@@ -22,7 +29,7 @@ rpm: all
 .PHONY: clean-packages
 clean: clean-packages
 clean-packages:
-	rm -rf $(B)/deb $(B)/rpm $(B)/rpm.log
+	rm -rf $(B)/deb $(B)/rpm $(B)/rpm.log $(B)/arch
 
 # HEAD, not the work tree: a tarball is a commit that anyone can check out
 # again. Uncommitted changes are left out, and said so.
