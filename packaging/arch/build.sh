@@ -63,7 +63,7 @@ if [ "$(id -u)" = 0 ]; then
 	run="setpriv --reuid=nobody --regid=nogroup --clear-groups --reset-env"
 fi
 # the commit's time, for the files' times and .PKGINFO's builddate
-epoch=$(cd "$top" && git log -1 --format=%ct 2>/dev/null || date +%s)
+epoch=$(git -C "$top" log -1 --format=%ct 2>/dev/null) || epoch=$(date +%s)
 rc=0
 (cd "$out" && $run env PATH="$PATH" HOME="$out/home" LC_ALL=C.UTF-8 \
 	SRCDEST="$out/src" BUILDDIR="$out/work" PKGDEST="$out" LOGDEST="$out" \

@@ -21,7 +21,7 @@
 # makepkg builds the static libraries from their Debian sources.
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
-name=pkg-arch
+name='pkg-arch'
 # shellcheck source=harness/lib/verdict.sh
 . "$top/harness/lib/verdict.sh"
 mkdir -p "$top/build"
