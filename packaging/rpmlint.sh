@@ -23,7 +23,7 @@ done
 out=$(cd "$top" && HOME=/nonexistent XDG_CONFIG_HOME=/nonexistent \
 	rpmlint -r packaging/modpreload.rpmlintrc "$rpm" "$srpm" 2>&1) || :
 printf '%s\n' "$out"
-summary=$(printf '%s\n' "$out" | grep -E '^[0-9]+ packages and [0-9]+ specfiles checked' | tail -n 1)
+summary=$(printf '%s\n' "$out" | grep -E '^ *[0-9]+ packages and [0-9]+ specfiles checked' | tail -n 1 | sed 's/^ *//')
 [ -n "$summary" ] || { echo "rpmlint.sh: rpmlint printed no summary" >&2; exit 1; }
 echo "$summary"
 case $summary in

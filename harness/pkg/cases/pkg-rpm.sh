@@ -39,8 +39,8 @@ cat >"$tmp/want" <<EOT
 /usr/share/doc/modpreload-$ver/README.md
 /usr/share/licenses/modpreload-$ver
 /usr/share/licenses/modpreload-$ver/copyright
-/usr/share/man/man8/modpreload-mkinitramfs.8
-/usr/share/man/man8/modpreload.8
+/usr/share/man/man8/modpreload-mkinitramfs.8.gz
+/usr/share/man/man8/modpreload.8.gz
 EOT
 rpm -qlp "$rpm" 2>/dev/null | LC_ALL=C sort >"$tmp/got"
 cmp -s "$tmp/want" "$tmp/got" || fail "rpm -qlp differs: $(diff "$tmp/want" "$tmp/got" | grep '^[<>]' | tr '\n' ' ')"
