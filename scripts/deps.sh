@@ -12,7 +12,7 @@ qemu-system-x86 qemu-system-arm gcc-aarch64-linux-gnu busybox-static dracut-core
 e2fsprogs xfsprogs btrfs-progs dosfstools fdisk
 flex bison libelf-dev bc libssl-dev rsync
 shellcheck gnuplot-nox valgrind
-debhelper lintian rpm mmdebstrap"
+debhelper lintian rpm rpmlint mmdebstrap makepkg libarchive-tools fakeroot"
 
 missing=
 for p in $pkgs; do

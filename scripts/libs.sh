@@ -14,9 +14,14 @@ cc=${MUSL_CC:-musl-gcc}
 cross=${MP_CROSS:-}
 
 # the source versions apt would fetch (bookworm's deb-src), the compiler
-# and the musl it wraps
-sources=$("$top/scripts/apt.sh" apt-cache showsrc --only-source kmod libzstd xz-utils zlib util-linux |
-	awk '/^Package:/ { p = $2 } /^Version:/ { print p "=" $2 }' | sort -u | tr '\n' ' ')
+# and the musl it wraps. With the cache off (MP_CACHE=off) there is no key
+# to make and apt is not asked: a package build (packaging/arch/PKGBUILD)
+# has the sources in build/src already, and may have no network or no apt.
+sources=
+if mp_cache_on; then
+	sources=$("$top/scripts/apt.sh" apt-cache showsrc --only-source kmod libzstd xz-utils zlib util-linux |
+		awk '/^Package:/ { p = $2 } /^Version:/ { print p "=" $2 }' | sort -u | tr '\n' ' ')
+fi
 if [ -n "$cross" ]; then
 	# shellcheck disable=SC2012 # Debian package file names
 	musl=$(ls "$(dirname "$cc")/debs" 2>/dev/null | tr '\n' ' ')

@@ -3,7 +3,8 @@
 # FAIL: line each.
 #   lint/version   VERSION is what the binaries say (when built), the man
 #                  pages' .TH lines, the top entries of debian/changelog and
-#                  the RPM spec's %changelog, and NEWS.md's newest heading
+#                  the RPM spec's %changelog, the Arch PKGBUILD's pkgver, and
+#                  NEWS.md's newest heading
 #   lint/man       every manual page renders without a warning (groff -ww)
 #   lint/tables    the tables between <!-- BEGIN name --> and <!-- END name -->
 #                  markers are what scripts/tables.sh makes of bench/results
@@ -34,6 +35,8 @@ deb=$(sed -n '1s/^modpreload (\([^)]*\)).*/\1/p' debian/changelog)
 rpm=$(sed -n '/^%changelog/,${s/^\* .* - \([^ ]*\)$/\1/p}' packaging/modpreload.spec | head -n 1)
 [ "${rpm%-*}" = "$v" ] || add "the spec's top %changelog entry is $rpm"
 grep -Eq 'Version: +%\{mp_version\}' packaging/modpreload.spec || add "the spec's Version: is not %{mp_version}"
+arch=$(sed -n 's/^pkgver=//p' packaging/arch/PKGBUILD)
+[ "$arch" = "$v" ] || add "packaging/arch/PKGBUILD's pkgver is $arch"
 news=$(sed -n 's/^## \([0-9][^ ]*\) .*/\1/p' NEWS.md | head -n 1)
 [ "$news" = "$v" ] || add "NEWS.md's newest entry is $news"
 if [ -z "$why" ]; then

@@ -5,6 +5,9 @@
 #           units and their save-report script, README, NEWS and licence (no
 #           initramfs-tools or mkinitcpio file: not on RPM distributions);
 #           the binary is the tree's; no scriptlet rebuilds an image
+#   rpmlint the RPM and the source RPM (make srpm): no error and no warning
+#           but those packaging/modpreload.rpmlintrc filters, each with its
+#           reason, and no filter that matches nothing (packaging/rpmlint.sh)
 # The package is built and inspected here, never installed. Seconds.
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -36,8 +39,8 @@ cat >"$tmp/want" <<EOT
 /usr/share/doc/modpreload-$ver/README.md
 /usr/share/licenses/modpreload-$ver
 /usr/share/licenses/modpreload-$ver/copyright
-/usr/share/man/man8/modpreload-mkinitramfs.8
-/usr/share/man/man8/modpreload.8
+/usr/share/man/man8/modpreload-mkinitramfs.8.gz
+/usr/share/man/man8/modpreload.8.gz
 EOT
 rpm -qlp "$rpm" 2>/dev/null | LC_ALL=C sort >"$tmp/got"
 cmp -s "$tmp/want" "$tmp/got" || fail "rpm -qlp differs: $(diff "$tmp/want" "$tmp/got" | grep '^[<>]' | tr '\n' ' ')"
@@ -48,3 +51,14 @@ if rpm -qp --scripts "$rpm" 2>/dev/null | grep -qE 'dracut|initramfs|mkinitcpio'
 	fail "a scriptlet builds images: $(rpm -qp --scripts "$rpm" | tr '\n' ' ')"
 fi
 verdict "$name/files" "${rpm##*/}: $(wc -l <"$tmp/got") paths"
+
+# --- rpmlint --------------------------------------------------------------
+# rpmlint (quick when it is there)
+"$top/scripts/deps.sh" >&2 || fail "scripts/deps.sh failed"
+if "$top/packaging/rpmlint.sh" >"$tmp/rpmlint.out" 2>&1; then
+	verdict "$name/rpmlint" "$(tail -n 1 "$tmp/rpmlint.out" | sed 's/; has taken.*//'), $(grep -c '^addFilter' \
+		"$top/packaging/modpreload.rpmlintrc") filters, each with its reason"
+else
+	fail "$(grep -E ': [EW]: |rpmlint.sh:' "$tmp/rpmlint.out" | head -n 5 | tr '\n' ' ')$(tail -n 1 "$tmp/rpmlint.out")"
+	verdict "$name/rpmlint"
+fi
