@@ -30,7 +30,7 @@ enum {
 	OPT_COLDPLUG = 256, OPT_NO_DEFAULT_CONFIG, OPT_CMDLINE, OPT_WAVES, OPT_SETTLE,
 	OPT_KMSG, OPT_NO_KSTATS, OPT_SYSFS, OPT_NO_FORK, OPT_ORDER, OPT_POOL, OPT_PROFILE,
 	OPT_PROFILE_OUT, OPT_MODULES_LOAD, OPT_NODEV, OPT_LIST_CONFIG,
-	OPT_HANDOVER, OPT_HANDOVER_SOON, OPT_HOLD_DIR, OPT_ESTIMATE,
+	OPT_HANDOVER, OPT_HANDOVER_SOON, OPT_HOLD_DIR, OPT_RELEASE_STALE, OPT_ESTIMATE,
 };
 
 /* --help's headings */
@@ -107,6 +107,10 @@ static const struct cli_option options[] = {
 	{ "hold-dir", OPT_HOLD_DIR, -1, NO_HEADING, "DIR",
 	  "where held modules are blacklisted (default\n"
 	  MP_HOLD_DIR ")" },
+	{ "release-stale", OPT_RELEASE_STALE, -1, NO_HEADING, NULL,
+	  "\n"
+	  "only remove the holds of a loader that is gone\n"
+	  "and replay their devices' add (ExecStopPost=)" },
 	{ "dry-run", 'n', -1, NO_HEADING, NULL, "print the plan and load nothing" },
 	{ "report", 'r', -1, REPORTING, "FILE", "write the JSON report to FILE (\"-\": stdout)" },
 	{ "nodev-blacklist", OPT_NODEV, -1, NO_HEADING, "FILE",
@@ -446,7 +450,10 @@ int main(int argc, char **argv)
 			a.handover = a.handover_soon = true;
 			break;
 		case OPT_HOLD_DIR:
-			a.hold_dir = optarg;
+			a.opts.hold_dir = optarg;
+			break;
+		case OPT_RELEASE_STALE:
+			a.release_stale = true;
 			break;
 		case 'h':
 			return put_usage();
@@ -462,7 +469,7 @@ int main(int argc, char **argv)
 		if (push(&names, &nnames, argv[i]) < 0)
 			return MP_EXIT_NOTHING;
 	if (nnames == 0 && nconfigs == 0 && !a.opts.coldplug && !a.default_configs && !a.modules_load &&
-	    a.opts.cmdline && a.opts.cmdline[0] == '\0')
+	    !a.release_stale && a.opts.cmdline && a.opts.cmdline[0] == '\0')
 		return bad_usage("%s", "nothing to load: give modules, --config, --coldplug or a command line");
 
 	if (kmsg) {
