@@ -334,9 +334,10 @@ static int run_here(const struct mp_run_args *a, int status_fd)
  * hand-over (SIGKILL: the OOM killer, a crash): the holds of a holder that
  * is gone go when the context is made (stale.c), and the devices that
  * wanted those modules are asked for again, for udev to load them. Nothing
- * is loaded here.
+ * is loaded here. The report only when asked for (--release-stale -r): a
+ * dead child's report path is not for one of nothing loaded.
  */
-static int release_here(const struct mp_run_args *a)
+static int release_here(const struct mp_run_args *a, const char *report)
 {
 	struct mp_ctx *ctx = NULL;
 
@@ -345,8 +346,8 @@ static int release_here(const struct mp_run_args *a)
 		return MP_EXIT_NOTHING;
 	if (!mp_ctx_result(ctx)->fatal)
 		mp_handover_replay_stale(ctx);
-	if (a->report_path)
-		(void)write_report(ctx, a->report_path);
+	if (report)
+		(void)write_report(ctx, report);
 	mp_ctx_free(ctx);
 	return MP_EXIT_OK;
 }
@@ -467,7 +468,7 @@ int mp_run(const struct mp_run_args *a)
 	pid_t pid;
 
 	if (a->release_stale)
-		return release_here(a);
+		return release_here(a, a->report_path);
 	if (!a->fork_guard)
 		return run_here(a, -1);
 	if (pipe2(fds, O_CLOEXEC) < 0)
@@ -496,7 +497,7 @@ int mp_run(const struct mp_run_args *a)
 	/* killed after the hand-over, the child removed none of its holds:
 	 * a unit's main process outlives it (reaped: no longer a holder) */
 	if (notified && died)
-		(void)release_here(a);
+		(void)release_here(a, NULL);
 	/* a notify service that was not let go early is started now */
 	if (!notified)
 		(void)mp_notify_ready(status == MP_EXIT_OK ? "done" : "done, with problems: see the log");
