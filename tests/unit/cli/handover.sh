@@ -527,3 +527,37 @@ t_release_stale() {
 	check "none: no add replayed" eq "$(head -c 3 "$t/sys/devices/pci0000:00/devA/uevent")" MOD
 	check "none: report: nothing stale" eq "$(jq '.stale_holds | length' "$t/r.json")" 0
 }
+
+# A unit's main process outlives its child: when the child is killed after
+# READY=1 (SIGKILL: here by the test, on a system the OOM killer), it
+# removes the child's holds and replays the add of their devices.
+t_handover_killed() {
+	handover_setup
+	RULES=slow:0:20000
+	python3 -c 'import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+s.settimeout(30)
+print(s.recv(512).decode().split("\n")[0], flush=True)' "$t/notify" >"$t/notified" &
+	listener=$!
+	i=0
+	while [ ! -S "$t/notify" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	(
+		export NOTIFY_SOCKET="$t/notify"
+		run_handover
+	) &
+	runner=$!
+	i=0
+	while ! grep -qx READY=1 "$t/notified" 2>/dev/null && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
+	holder=$(sed -n 's/^# holder: pid=\([0-9]*\) .*/\1/p' "$held/modpreload-held-slow.conf" 2>/dev/null)
+	check "READY=1 sent at the hand-over" grep -qx READY=1 "$t/notified"
+	check "slow held, by its holder" [ -n "$holder" ]
+	[ -n "$holder" ] && kill -9 "$holder"
+	wait "$runner"
+	kill "$listener" 2>/dev/null
+	wait "$listener" 2>/dev/null
+	check "the holds are gone" eq "$(held_files)" ""
+	check "slow's device: add replayed" eq "$(head -c 3 "$t/sys/devices/pci0000:00/devA/uevent")" add
+	check "the log says the loader died" grep -q "the loader died of signal 9" "$t/err"
+	check "the log names slow" grep -q "the loader that held .*slow (pid $holder)" "$t/err"
+}
