@@ -13,11 +13,13 @@
  * So each module not final yet is held: a
  * "blacklist NAME" file in /run/modprobe.d, which udev's lookups by alias
  * honour, made before the caller goes on (udevd starts after it and reads
- * it then) and removed at the end. A held module that failed had its
- * devices' events skipped by udev: once udev's queue is empty (an event
- * still queued must not find it unheld) the files go, and their "add" is
- * replayed once udevd has seen that (it looks at most every 3 s), so that
- * udev tries it once, as it would have without us.
+ * it then) and removed at the end; each names its holder, so that if this
+ * process is killed first the next run removes them (context/stale.c).
+ * A held module that failed had its devices' events skipped by udev: once
+ * udev's queue is empty (an event still queued must not find it unheld)
+ * the files go, and their "add" is replayed once udevd has seen that (it
+ * looks at most every 3 s), so that udev tries it once, as it would have
+ * without us.
  *
  * Held only if nothing but device aliases lead to it: a blacklisted
  * module that the kernel asks for (fs-xfs, crypto-sha256, char-major-*)
