@@ -51,10 +51,10 @@ STATIC_LIBS := -lkmod -lzstd -llzma -lz -lpthread
 # the library core: every stage of the pipeline, a folder each, in the order
 # of the stages, which scripts/layers.sh holds and checks this list against (a
 # file calls only its stage and those above)
-CORE := base/util base/limits base/strmap base/json base/sys base/initstate \
+CORE := base/util base/limits base/strmap base/json base/sys base/initstate base/holder \
 	parse/cmdline parse/confparse parse/uevent parse/index parse/kstats parse/profile \
 	model/graph \
-	context/log context/env context/moddir context/ctx \
+	context/log context/env context/moddir context/stale context/ctx \
 	plan/request plan/coldplug plan/modopts plan/plan plan/profile_io \
 	load/sched load/pool load/load load/decompress load/outcome load/handover \
 	report/dupcost report/nodev report/report \

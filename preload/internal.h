@@ -75,6 +75,16 @@ enum { MP_INITSTATE_NONE, MP_INITSTATE_LIVE, MP_INITSTATE_COMING,
        MP_INITSTATE_GOING, MP_INITSTATE_BUILTIN };
 int mp_initstate(const char *sysfs, const char *name);
 
+/* holder.c: who holds a module after the hand-over (handover.c), in each
+ * hold file, and whether that holder is gone (context/stale.c) */
+#define MP_HELD_PREFIX "modpreload-held-"
+int mp_holder_path(char *buf, size_t size, const char *dir, const char *name);
+int mp_holder_line(char *buf, size_t size); /* "# holder: ...\n" for this process */
+/* 1: the holder TEXT names is gone (or, with no holder line, no other
+ * modpreload runs); 0: it may be alive; -errno: a holder line unread */
+int mp_holder_gone(const char *text, int *pid);
+void mp_boot_id(char *buf, size_t size); /* "" when there is none */
+
 /* ====== 2. parse/: readers of what comes from outside ====== */
 /* confparse.c: modules-load.d syntax */
 typedef int (*mp_conf_cb)(void *data, const char *name, unsigned line);
@@ -207,6 +217,12 @@ struct mp_result {
 	 * for a held module that failed */
 	uint64_t handover_at;
 	unsigned replayed;
+	/* holds of a holder that was gone, removed before the plan (stale.c) */
+	struct mp_stale_hold {
+		char *name;
+		int pid; /* 0: a hold file without a holder line */
+	} *stale;
+	int nstale, capstale;
 };
 
 /* plan.c's own: libkmod and what it has resolved so far. */
@@ -240,6 +256,9 @@ void mp_log(struct mp_ctx *ctx, int prio, const char *fmt, ...)
 void mp_logv(struct mp_ctx *ctx, int prio, const char *fmt, va_list ap);
 void mp_warn(struct mp_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void mp_warn_cb(void *ctx, const char *msg);
+/* stale.c: before libkmod reads modprobe.d, the hold files in dir whose
+ * holder is gone are removed and kept in the result; how many */
+int mp_stale_sweep(struct mp_ctx *ctx, const char *dir);
 
 /* ====== 5. plan/: requests resolved into the plan ====== */
 /* --- requests (request.c) --- */
@@ -391,6 +410,9 @@ void mp_handover_rejoin(struct mp_ctx *ctx);
 /* The end: the held files go, and a held module that failed has its
  * devices' add replayed for udev. */
 void mp_handover_release(struct mp_ctx *ctx, const char *dir);
+/* The holds of a holder that was gone (stale.c): their devices' add
+ * replayed, for a run that does not load those modules itself. */
+void mp_handover_replay_stale(struct mp_ctx *ctx);
 /* READY=1 to $NOTIFY_SOCKET: 1 sent, 0 none to send to, -errno. */
 int mp_notify_ready(const char *status);
 

@@ -66,6 +66,9 @@ struct mp_options {
 	bool grouped;            /* the summary says one line per kind of problem,
 				    not one per module: /dev/kmsg drops a writer's
 				    records past 10 in 5 s */
+	const char *hold_dir;    /* where held modules are blacklisted (handover.c),
+				    and the holds of a holder that is gone are
+				    removed (stale.c); NULL: MP_HOLD_DIR */
 };
 
 /* --- the whole pipeline (run.c) --- */
@@ -85,8 +88,8 @@ struct mp_run_args {
 				       whole, a child loading the rest (handover.c) */
 	bool handover_soon;         /* and sooner: what the hand-over waits for
 				       first, a kernel alias joined before 6.5 */
-	const char *hold_dir;       /* where held modules are blacklisted; NULL:
-				       MP_HOLD_DIR */
+	bool release_stale;         /* only remove the holds of a holder that is
+				       gone and replay their devices' add */
 	char *argv0;                /* made '@...' in an initrd: systemd spares it */
 	mp_log_fn log;
 	void *log_data;

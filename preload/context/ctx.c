@@ -38,6 +38,9 @@ int mp_ctx_new(const struct mp_options *opts, mp_log_fn log, void *log_data,
 	r = mp_env_resolve(ctx);
 	if (r < 0)
 		goto fail;
+	/* before libkmod reads modprobe.d, where they are */
+	if (!opts->dry_run)
+		(void)mp_stale_sweep(ctx, opts->hold_dir ? opts->hold_dir : MP_HOLD_DIR);
 
 	r = mp_moddir_open(ctx);
 	if (r < 0)
@@ -87,6 +90,9 @@ void mp_ctx_free(struct mp_ctx *ctx)
 	free(ctx->result.kstats_before);
 	free(ctx->result.kstats_after);
 	mp_profile_free(ctx->env.profile.profile);
+	for (int i = 0; i < ctx->result.nstale; i++)
+		free(ctx->result.stale[i].name);
+	free(ctx->result.stale);
 	free(ctx);
 }
 

@@ -13,11 +13,13 @@
  * So each module not final yet is held: a
  * "blacklist NAME" file in /run/modprobe.d, which udev's lookups by alias
  * honour, made before the caller goes on (udevd starts after it and reads
- * it then) and removed at the end. A held module that failed had its
- * devices' events skipped by udev: once udev's queue is empty (an event
- * still queued must not find it unheld) the files go, and their "add" is
- * replayed once udevd has seen that (it looks at most every 3 s), so that
- * udev tries it once, as it would have without us.
+ * it then) and removed at the end; each names its holder, so that if this
+ * process is killed first the next run removes them (context/stale.c).
+ * A held module that failed had its devices' events skipped by udev: once
+ * udev's queue is empty (an event still queued must not find it unheld)
+ * the files go, and their "add" is replayed once udevd has seen that (it
+ * looks at most every 3 s), so that udev tries it once, as it would have
+ * without us.
  *
  * Held only if nothing but device aliases lead to it: a blacklisted
  * module that the kernel asks for (fs-xfs, crypto-sha256, char-major-*)
@@ -59,7 +61,6 @@
 
 #include "internal.h"
 
-#define HELD_PREFIX "modpreload-held-"
 /* udevd looks at its configuration again at most every 3 s (manager_reload) */
 #define MP_REPLAY_WAIT_MS 3100u
 /* how long a replay waits for udev's queue to empty, at most */
@@ -189,13 +190,6 @@ static void mark_holdable(struct mp_ctx *ctx)
 			       p->mods[i].udev_alias ? "" : " until our load of it is in the kernel");
 }
 
-static int held_path(char *buf, size_t size, const char *dir, const char *name)
-{
-	int n = snprintf(buf, size, "%s/" HELD_PREFIX "%s.conf", dir, name);
-
-	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
-}
-
 /* The kernel joins a second finit_module of M's file to ours (6.5 and
  * later, idempotent_init_module): the file is plain, or in the format the
  * kernel decompresses itself. */
@@ -250,7 +244,7 @@ static bool may_join(const struct mp_env *env, const struct mp_module *m, const 
 
 	if (!under_way || !env->live_state || must_finish(env, m, soon))
 		return false;
-	return held_path(path, sizeof(path), dir, m->name) == 0 && access(path, F_OK) < 0 &&
+	return mp_holder_path(path, sizeof(path), dir, m->name) == 0 && access(path, F_OK) < 0 &&
 	       errno == ENOENT;
 }
 
@@ -308,14 +302,18 @@ bool mp_handover_possible(struct mp_ctx *ctx, const char *dir, bool soon)
 	return true;
 }
 
+/* with its holder: a run after this one's death knows it for dead
+ * (context/stale.c) */
 static int fill_held(int fd, void *data)
 {
 	const char *name = data;
-	char buf[256 + 200];
-	int n = snprintf(buf, sizeof(buf),
-			 "# Written by modpreload, which loads %s after the boot went on:\n"
-			 "# udev leaves it alone until it is live or failed, then this file goes.\n"
-			 "blacklist %s\n", name, name);
+	char buf[256 + 400], holder[160];
+	int n = mp_holder_line(holder, sizeof(holder));
+
+	n = n < 0 ? n : snprintf(buf, sizeof(buf),
+				 "# Written by modpreload, which loads %s after the boot went on:\n"
+				 "# udev leaves it alone until it is live or failed, then this file goes.\n"
+				 "%sblacklist %s\n", name, holder, name);
 
 	return n < 0 || (size_t)n >= sizeof(buf) ? -ENAMETOOLONG : mp_write_full(fd, buf, (size_t)n);
 }
@@ -329,7 +327,7 @@ static void unhold(struct mp_ctx *ctx, const char *dir)
 	for (i = 0; i < p->nmods; i++) {
 		struct mp_module *m = &p->mods[i];
 
-		if (!m->held || held_path(path, sizeof(path), dir, m->name) < 0)
+		if (!m->held || mp_holder_path(path, sizeof(path), dir, m->name) < 0)
 			continue;
 		if (unlink(path) < 0 && errno != ENOENT)
 			mp_warn(ctx, "%s: cannot remove: %s; udev leaves %s alone for this boot", path,
@@ -359,9 +357,9 @@ int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0)
 			joined++;
 			continue;
 		}
-		r = held_path(path, sizeof(path), dir, m->name);
+		r = mp_holder_path(path, sizeof(path), dir, m->name);
 		if (r == 0)
-			r = mp_write_atomic(path, "." HELD_PREFIX "new", 0644, fill_held, m->name);
+			r = mp_write_atomic(path, "." MP_HELD_PREFIX "new", 0644, fill_held, m->name);
 		m->held = r == 0;
 		n += r == 0;
 	}
@@ -419,13 +417,13 @@ void mp_handover_rejoin(struct mp_ctx *ctx)
 	close(fd);
 }
 
-/* --- a held module that failed: its devices' add, again --- */
+/* --- a held module that failed, or a hold whose holder is gone: its devices' add, again --- */
 
 struct replay {
 	struct mp_ctx *ctx;
 	struct kmod_ctx *k;
-	const char *const *failed;
-	int nfailed;
+	const char *const *names;
+	int nnames;
 	unsigned n;
 };
 
@@ -442,8 +440,8 @@ static bool wants(struct replay *rp, const char *alias)
 		char name[256];
 
 		if (mp_normalize_name(kmod_module_get_name(km), name, sizeof(name)) == 0)
-			for (i = 0; i < rp->nfailed && !hit; i++)
-				hit = strcmp(name, rp->failed[i]) == 0;
+			for (i = 0; i < rp->nnames && !hit; i++)
+				hit = strcmp(name, rp->names[i]) == 0;
 		kmod_module_unref(km);
 	}
 	kmod_module_unref_list(list);
@@ -471,14 +469,6 @@ static int replay_device(int dirfd, const char *devpath, const char *alias, void
 	return 0;
 }
 
-static void sleep_ms(unsigned ms)
-{
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
-
 /*
  * udevd keeps "udev/queue" in its run directory (/run/udev/queue) while
  * events wait; the hold directory is that run directory's modprobe.d
@@ -498,19 +488,35 @@ static void wait_udev_queue(struct mp_ctx *ctx, const char *dir)
 	while (access(path, F_OK) == 0 && waited < MP_QUEUE_WAIT_MS) {
 		if (waited == 0)
 			mp_log(ctx, MP_LOG_NOTICE, "waiting for udev's queue to empty (%s) before the replay", path);
-		sleep_ms(100);
+		mp_sleep_ms(100);
 		waited += 100;
 	}
 	if (waited >= MP_QUEUE_WAIT_MS)
 		mp_warn(ctx, "%s still there after %u s: replaying all the same", path, MP_QUEUE_WAIT_MS / 1000);
 }
 
+/*
+ * NAMES' devices asked for again, their holds gone: their add, once udevd
+ * has seen that (it looks at most every 3 s), for each device with a
+ * MODALIAS and no driver whose alias leads to one of them. How many.
+ */
+static unsigned replay(struct mp_ctx *ctx, const char *const *names, int n)
+{
+	struct replay rp = { ctx, mp_ctx_kmod(ctx), names, n, 0 };
+
+	if (n == 0 || rp.k == NULL)
+		return 0;
+	mp_sleep_ms(MP_REPLAY_WAIT_MS);
+	(void)mp_coldplug_foreach(ctx, replay_device, &rp);
+	return rp.n;
+}
+
 void mp_handover_release(struct mp_ctx *ctx, const char *dir)
 {
 	struct mp_plan *p = mp_ctx_plan(ctx);
 	_cleanup_free_ const char **failed = malloc(((size_t)p->nmods + 1) * sizeof(char *));
-	struct replay rp = { ctx, NULL, NULL, 0, 0 };
-	int i;
+	unsigned n;
+	int i, nfailed = 0;
 
 	if (mp_ctx_result(ctx)->handover_at == 0)
 		return;
@@ -523,23 +529,36 @@ void mp_handover_release(struct mp_ctx *ctx, const char *dir)
 		 * be the duplicate we are here to prevent */
 		if (m->held && (m->state == MP_FAILED || (m->state == MP_SKIPPED && !m->excluded)) &&
 		    !mp_outcome_no_device(p, m))
-			failed[rp.nfailed++] = m->name;
+			failed[nfailed++] = m->name;
 	}
-	if (rp.nfailed > 0)
+	if (nfailed > 0)
 		wait_udev_queue(ctx, dir);
 	unhold(ctx, dir);
 	/* the files going changed the directory; a blacklist appended to
 	 * meanwhile (nodev.c) did not, and udevd looks only at that */
 	(void)utimensat(AT_FDCWD, dir, NULL, 0);
-	if (rp.nfailed == 0 || (rp.k = mp_ctx_kmod(ctx)) == NULL)
+	if (nfailed == 0)
 		return;
-	rp.failed = failed;
-	sleep_ms(MP_REPLAY_WAIT_MS);
-	(void)mp_coldplug_foreach(ctx, replay_device, &rp);
-	mp_ctx_result(ctx)->replayed = rp.n;
+	n = mp_ctx_result(ctx)->replayed = replay(ctx, failed, nfailed);
 	mp_log(ctx, MP_LOG_NOTICE, "%d module%s failed after the hand-over; udev was asked again for "
-	       "%u device%s that wanted %s", rp.nfailed, rp.nfailed == 1 ? "" : "s", rp.n,
-	       rp.n == 1 ? "" : "s", rp.nfailed == 1 ? "it" : "them");
+	       "%u device%s that wanted %s", nfailed, nfailed == 1 ? "" : "s", n,
+	       n == 1 ? "" : "s", nfailed == 1 ? "it" : "them");
+}
+
+void mp_handover_replay_stale(struct mp_ctx *ctx)
+{
+	const struct mp_result *res = mp_ctx_result(ctx);
+	_cleanup_free_ const char **names = malloc(((size_t)res->nstale + 1) * sizeof(char *));
+	unsigned n;
+	int i;
+
+	if (res->nstale == 0 || names == NULL)
+		return;
+	for (i = 0; i < res->nstale; i++)
+		names[i] = res->stale[i].name;
+	n = replay(ctx, names, res->nstale);
+	mp_log(ctx, MP_LOG_NOTICE, "udev was asked again for %u device%s that wanted what the loader "
+	       "that is gone held", n, n == 1 ? "" : "s");
 }
 
 /*

@@ -236,6 +236,23 @@ static void json_handover(struct mp_json *j, const struct mp_ctx *ctx)
 	mp_json_obj_end(j);
 }
 
+/* The holds of a loader that was gone, removed before the plan
+ * (context/stale.c): the module and that loader's pid (0: a file of a
+ * modpreload before the holder line). */
+static void json_stale(struct mp_json *j, const struct mp_result *res)
+{
+	int i;
+
+	mp_json_arr_begin(j, "stale_holds");
+	for (i = 0; i < res->nstale; i++) {
+		mp_json_obj_begin(j, NULL);
+		mp_json_str(j, "module", res->stale[i].name);
+		mp_json_i64(j, "pid", res->stale[i].pid);
+		mp_json_obj_end(j);
+	}
+	mp_json_arr_end(j);
+}
+
 int mp_report_json(struct mp_ctx *ctx, int fd)
 {
 	const struct mp_plan *p = mp_ctx_plan(ctx);
@@ -251,8 +268,7 @@ int mp_report_json(struct mp_ctx *ctx, int fd)
 	mp_json_str(&j, "modpreload", MP_VERSION);
 	mp_json_str(&j, "kernel", env->kver);
 	/* whose boot the report is: analyze says when it is not this one's */
-	if (mp_read_file("/proc/sys/kernel/random/boot_id", boot_id, sizeof(boot_id), NULL) == 0)
-		boot_id[strcspn(boot_id, "\n")] = '\0';
+	mp_boot_id(boot_id, sizeof(boot_id));
 	mp_json_str(&j, "boot_id", boot_id[0] ? boot_id : NULL);
 	mp_json_str(&j, "moddir", env->moddir);
 	mp_json_bool(&j, "dry_run", env->dry_run);
@@ -262,6 +278,7 @@ int mp_report_json(struct mp_ctx *ctx, int fd)
 	mp_json_str(&j, "kernel_decompression", env->compression[0] ? env->compression : NULL);
 	mp_json_ms(&j, "elapsed_ms", mp_ctx_result(ctx)->elapsed);
 	json_handover(&j, ctx);
+	json_stale(&j, mp_ctx_result(ctx));
 	json_requests(&j, p);
 	mp_json_u64(&j, "unique", (uint64_t)p->nmods);
 	mp_json_u64(&j, "duplicates_collapsed", t.dup);

@@ -30,7 +30,7 @@ enum {
 	OPT_COLDPLUG = 256, OPT_NO_DEFAULT_CONFIG, OPT_CMDLINE, OPT_WAVES, OPT_SETTLE,
 	OPT_KMSG, OPT_NO_KSTATS, OPT_SYSFS, OPT_NO_FORK, OPT_ORDER, OPT_POOL, OPT_PROFILE,
 	OPT_PROFILE_OUT, OPT_MODULES_LOAD, OPT_NODEV, OPT_LIST_CONFIG,
-	OPT_HANDOVER, OPT_HANDOVER_SOON, OPT_HOLD_DIR, OPT_ESTIMATE,
+	OPT_HANDOVER, OPT_HANDOVER_SOON, OPT_HOLD_DIR, OPT_RELEASE_STALE, OPT_ESTIMATE,
 };
 
 /* --help's headings */
@@ -107,6 +107,10 @@ static const struct cli_option options[] = {
 	{ "hold-dir", OPT_HOLD_DIR, -1, NO_HEADING, "DIR",
 	  "where held modules are blacklisted (default\n"
 	  MP_HOLD_DIR ")" },
+	{ "release-stale", OPT_RELEASE_STALE, -1, NO_HEADING, NULL,
+	  "\n"
+	  "only remove the holds of a loader that is gone\n"
+	  "and replay their devices' add (ExecStopPost=)" },
 	{ "dry-run", 'n', -1, NO_HEADING, NULL, "print the plan and load nothing" },
 	{ "report", 'r', -1, REPORTING, "FILE", "write the JSON report to FILE (\"-\": stdout)" },
 	{ "nodev-blacklist", OPT_NODEV, -1, NO_HEADING, "FILE",
@@ -434,7 +438,10 @@ static int set_option(struct cli *c, int key, const char *arg, unsigned v, const
 		a->handover = a->handover_soon = true;
 		break;
 	case OPT_HOLD_DIR:
-		a->hold_dir = arg;
+		a->opts.hold_dir = arg;
+		break;
+	case OPT_RELEASE_STALE:
+		a->release_stale = true;
 		break;
 	case 'h':
 		return put_usage();
@@ -453,7 +460,7 @@ static bool nothing_asked(const struct cli *c)
 	const struct mp_run_args *a = &c->a;
 
 	return c->nnames == 0 && c->nconfigs == 0 && !a->opts.coldplug && !a->default_configs &&
-	       !a->modules_load && a->opts.cmdline && a->opts.cmdline[0] == '\0';
+	       !a->modules_load && !a->release_stale && a->opts.cmdline && a->opts.cmdline[0] == '\0';
 }
 
 /* The command line into c: GO_ON to run, else the exit status. */

@@ -136,7 +136,7 @@ static bool hurried(const struct conductor *c)
 
 static const char *hold_dir(const struct mp_run_args *a)
 {
-	return a->hold_dir ? a->hold_dir : MP_HOLD_DIR;
+	return a->opts.hold_dir ? a->opts.hold_dir : MP_HOLD_DIR;
 }
 
 static bool nodev_on(struct mp_ctx *ctx, const struct mp_run_args *a)
@@ -309,6 +309,9 @@ static int run_here(const struct mp_run_args *a, int status_fd)
 	if (nodev_on(ctx, a))
 		(void)mp_nodev_write(ctx, a->nodev_path);
 	mp_handover_release(ctx, hold_dir(a));
+	/* what a gone loader held, this run did not look for */
+	if (!a->opts.coldplug)
+		mp_handover_replay_stale(ctx);
 	if (a->report_path)
 		wr = write_report(ctx, a->report_path);
 	if (!a->opts.dry_run && !res->fatal) {
@@ -324,6 +327,29 @@ static int run_here(const struct mp_run_args *a, int status_fd)
 	if (!any_hung(ctx))
 		mp_ctx_free(ctx);
 	return status;
+}
+
+/*
+ * --release-stale, and a unit's main process whose loader died after the
+ * hand-over (SIGKILL: the OOM killer, a crash): the holds of a holder that
+ * is gone go when the context is made (stale.c), and the devices that
+ * wanted those modules are asked for again, for udev to load them. Nothing
+ * is loaded here. The report only when asked for (--release-stale -r): a
+ * dead child's report path is not for one of nothing loaded.
+ */
+static int release_here(const struct mp_run_args *a, const char *report)
+{
+	struct mp_ctx *ctx = NULL;
+
+	(void)mp_ctx_new(&a->opts, a->log, a->log_data, &ctx);
+	if (ctx == NULL)
+		return MP_EXIT_NOTHING;
+	if (!mp_ctx_result(ctx)->fatal)
+		mp_handover_replay_stale(ctx);
+	if (report)
+		(void)write_report(ctx, report);
+	mp_ctx_free(ctx);
+	return MP_EXIT_OK;
 }
 
 static void null_stdio(void)
@@ -382,8 +408,9 @@ static ssize_t read_status(int fd, unsigned char *b, uint64_t deadline)
 /* The child's status, as the caller of mp_run() gets it: at the end, or
  * MP_EXIT_OK when the child let us go before it (MP_STATUS_HANDOVER). A
  * systemd service's main process is let go by READY=1 (*notified) and
- * stays until the end, so that the unit says what runs. */
-static int wait_child(const struct mp_run_args *a, int fd, pid_t pid, bool *notified)
+ * stays until the end, so that the unit says what runs. *died: the child
+ * ended without a status. */
+static int wait_child(const struct mp_run_args *a, int fd, pid_t pid, bool *notified, bool *died)
 {
 	uint64_t deadline = a->opts.deadline_ms ? mp_now_ns() + a->opts.deadline_ms * 1000000ull : 0;
 	unsigned char b;
@@ -397,6 +424,13 @@ static int wait_child(const struct mp_run_args *a, int fd, pid_t pid, bool *noti
 		*notified = mp_notify_ready("handed over; loading the rest") > 0;
 		if (!*notified)
 			return MP_EXIT_OK;
+		/* as the child does (handover.c): a stopping unit's SIGTERM
+		 * would end us alone, and its ExecStopPost (--release-stale)
+		 * would find the child alive and its holds not stale; its
+		 * SIGKILL ends both, and ExecStopPost then finds them stale */
+		signal(SIGTERM, SIG_IGN);
+		signal(SIGHUP, SIG_IGN);
+		signal(SIGINT, SIG_IGN);
 		n = read_status(fd, &b, deadline);
 	}
 	if (n < 0 && errno == ETIMEDOUT) {
@@ -412,6 +446,7 @@ static int wait_child(const struct mp_run_args *a, int fd, pid_t pid, bool *noti
 		(void)waitpid(pid, NULL, WNOHANG);
 		return b;
 	}
+	*died = true;
 	if (waitpid(pid, &status, 0) == pid && WIFSIGNALED(status)) {
 		int sig = WTERMSIG(status);
 
@@ -427,11 +462,13 @@ static int wait_child(const struct mp_run_args *a, int fd, pid_t pid, bool *noti
 
 int mp_run(const struct mp_run_args *a)
 {
-	bool notified = false;
+	bool notified = false, died = false;
 	int fds[2], status;
 	unsigned char b;
 	pid_t pid;
 
+	if (a->release_stale)
+		return release_here(a, a->report_path);
 	if (!a->fork_guard)
 		return run_here(a, -1);
 	if (pipe2(fds, O_CLOEXEC) < 0)
@@ -455,8 +492,12 @@ int mp_run(const struct mp_run_args *a)
 		_exit(b);
 	}
 	close(fds[1]);
-	status = wait_child(a, fds[0], pid, &notified);
+	status = wait_child(a, fds[0], pid, &notified, &died);
 	close(fds[0]);
+	/* killed after the hand-over, the child removed none of its holds:
+	 * a unit's main process outlives it (reaped: no longer a holder) */
+	if (notified && died)
+		(void)release_here(a, NULL);
 	/* a notify service that was not let go early is started now */
 	if (!notified)
 		(void)mp_notify_ready(status == MP_EXIT_OK ? "done" : "done, with problems: see the log");

@@ -31,6 +31,15 @@ wait_report() {
 }
 ended() { grep -c " end $1 " "$t/log"; }
 held_files() { (cd "$held" 2>/dev/null && ls -A) | tr '\n' ' '; }
+# hold_as MODULE PID START BOOT: a hold file as a holder with that identity writes it
+hold_as() {
+	mkdir -p "$held"
+	printf '# Written by modpreload\n# holder: pid=%s start=%s boot=%s\nblacklist %s\n' "$2" "$3" "$4" "$1" \
+		>"$held/modpreload-held-$1.conf"
+}
+this_boot() { cat /proc/sys/kernel/random/boot_id; }
+# a process's start time, field 22 of /proc/PID/stat (the 20th after its name)
+start_of() { sed 's/.*) //' "/proc/$1/stat" | cut -d' ' -f20; }
 matches() { printf '%s\n' "$1" | grep -Eq "$2" || { echo "    got '$1', want /$2/" >&2; return 1; }; }
 
 t_handover() {
@@ -43,6 +52,8 @@ t_handover() {
 	check "slow and user held (and quick, if it was still loading)" matches "$(held_files)" \
 		'^(modpreload-held-quick.conf )?modpreload-held-slow.conf modpreload-held-user.conf $'
 	check "the held file is a blacklist line" grep -qx "blacklist slow" "$held/modpreload-held-slow.conf"
+	check "the held file names its holder" \
+		grep -qx "# holder: pid=[0-9]* start=[0-9]* boot=$(this_boot)" "$held/modpreload-held-slow.conf"
 	check "no report yet" [ ! -e "$t/r.json" ]
 	# what the child did after
 	check "the child reported" wait_report
@@ -156,8 +167,7 @@ t_handover_joined() {
 	handover_setup
 	handover_noalias
 	handover_kver 6.12.1
-	mkdir -p "$held"
-	echo 'blacklist slow' >"$held/modpreload-held-slow.conf"
+	hold_as slow $$ "$(start_of $$)" "$(this_boot)"
 	RULES=slow:0:1000
 	run_handover -S 6.12.1 slow
 	check "held by another run: slow ended first" eq "$(ended slow)" 1
@@ -443,4 +453,111 @@ t_handover_queue() {
 	check "slow's device: add replayed" eq "$(head -c 3 "$t/sys/devices/pci0000:00/devA/uevent")" add
 	check "report: 2 replayed" eq "$(jq .handover.replayed "$t/r.json")" 2
 	check "the log says it waited" grep -q "waiting for udev's queue to empty" "$t/err"
+}
+
+# A holder killed after the hand-over (SIGKILL: the OOM killer, a unit
+# stopped, a crash) removes none of its holds. A run removes a hold whose
+# holder is gone (no such pid; the pid another process's now; another
+# boot's) before it plans, and loads the module: not the administrator's
+# blacklist (the hold directory is read as modprobe.d here, as
+# /run/modprobe.d is on a system). The report and the log say so.
+t_handover_stale() {
+	handover_setup
+	hold_as slow 2147483647 1 "$(this_boot)"
+	hold_as user $$ 1 "$(this_boot)"
+	hold_as quick $$ "$(start_of $$)" 0f6e6d1c-3a43-4a4e-9d53-1f1b0f1d2e3c
+	run --coldplug -C "$held" --hold-dir "$held"
+	check "exit 0" eq "$rc" 0
+	check "each loaded once" eq "$(starts slow) $(starts user) $(starts quick)" "1 1 1"
+	check "the holds are gone" eq "$(held_files)" ""
+	check "report: the three" eq "$(jq -c '[.stale_holds[].module] | sort' "$t/r.json")" '["quick","slow","user"]'
+	check "report: the dead holder's pid" \
+		eq "$(jq '.stale_holds[] | select(.module == "slow") | .pid' "$t/r.json")" 2147483647
+	check "the log names them, at NOTICE" grep -q "the loader that held .*slow (pid 2147483647).* is gone" "$t/err"
+}
+
+# A holder that lives (this shell, its start time, this boot): another
+# run's hold, obeyed and kept, as before. So is a hold file without a
+# holder line (a modpreload before it) while another modpreload runs.
+t_handover_stale_alive() {
+	handover_setup
+	hold_as quick $$ "$(start_of $$)" "$(this_boot)"
+	run --coldplug -C "$held" --hold-dir "$held"
+	check "exit 0" eq "$rc" 0
+	check "quick held by another run: not loaded" eq "$(starts quick)" 0
+	check "its hold kept" [ -e "$held/modpreload-held-quick.conf" ]
+	check "report: nothing stale" eq "$(jq '.stale_holds | length' "$t/r.json")" 0
+
+	handover_setup
+	mkdir -p "$held"
+	echo 'blacklist quick' >"$held/modpreload-held-quick.conf"
+	cp "$(command -v sleep)" "$t/modpreload"
+	"$t/modpreload" 30 &
+	other=$!
+	run --coldplug -C "$held" --hold-dir "$held"
+	kill "$other"
+	wait "$other" 2>/dev/null
+	check "no holder line, a modpreload runs: quick not loaded" eq "$(starts quick)" 0
+	check "no holder line, a modpreload runs: kept" [ -e "$held/modpreload-held-quick.conf" ]
+}
+
+# --release-stale (the booted unit's ExecStopPost=): the holds of a holder
+# that is gone go, and the devices that wanted those modules have their add
+# replayed, for udev to load them; a live holder's hold stays, its devices
+# untouched. Nothing is loaded.
+t_release_stale() {
+	handover_setup
+	hold_as slow 2147483647 1 "$(this_boot)"
+	hold_as quick $$ "$(start_of $$)" "$(this_boot)"
+	run --release-stale --hold-dir "$held"
+	check "exit 0" eq "$rc" 0
+	check "nothing loaded" eq "$(calls)" 0
+	check "slow's hold removed" [ ! -e "$held/modpreload-held-slow.conf" ]
+	check "quick's kept: its holder lives" [ -e "$held/modpreload-held-quick.conf" ]
+	check "slow's device: add replayed" eq "$(head -c 3 "$t/sys/devices/pci0000:00/devA/uevent")" add
+	check "user's device left alone" eq "$(head -c 3 "$t/sys/devices/pci0000:00/devB/uevent")" MOD
+	check "quick's device left alone" eq "$(head -c 3 "$t/sys/devices/pci0000:00/devC/uevent")" MOD
+	check "report: slow" eq "$(jq -c '[.stale_holds[].module]' "$t/r.json")" '["slow"]'
+	check "the log says it" grep -q "udev was asked again for 1 device" "$t/err"
+
+	# the holder ended as it should: nothing to remove, nothing replayed
+	handover_setup
+	run --release-stale --hold-dir "$held"
+	check "none: exit 0" eq "$rc" 0
+	check "none: no add replayed" eq "$(head -c 3 "$t/sys/devices/pci0000:00/devA/uevent")" MOD
+	check "none: report: nothing stale" eq "$(jq '.stale_holds | length' "$t/r.json")" 0
+}
+
+# A unit's main process outlives its child: when the child is killed after
+# READY=1 (SIGKILL: here by the test, on a system the OOM killer), it
+# removes the child's holds and replays the add of their devices.
+t_handover_killed() {
+	handover_setup
+	RULES=slow:0:20000
+	python3 -c 'import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+s.settimeout(30)
+print(s.recv(512).decode().split("\n")[0], flush=True)' "$t/notify" >"$t/notified" &
+	listener=$!
+	i=0
+	while [ ! -S "$t/notify" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	(
+		export NOTIFY_SOCKET="$t/notify"
+		run_handover
+	) &
+	runner=$!
+	i=0
+	while ! grep -qx READY=1 "$t/notified" 2>/dev/null && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
+	holder=$(sed -n 's/^# holder: pid=\([0-9]*\) .*/\1/p' "$held/modpreload-held-slow.conf" 2>/dev/null)
+	check "READY=1 sent at the hand-over" grep -qx READY=1 "$t/notified"
+	check "slow held, by its holder" [ -n "$holder" ]
+	[ -n "$holder" ] && kill -9 "$holder"
+	wait "$runner"
+	kill "$listener" 2>/dev/null
+	wait "$listener" 2>/dev/null
+	check "the holds are gone" eq "$(held_files)" ""
+	check "slow's device: add replayed" eq "$(head -c 3 "$t/sys/devices/pci0000:00/devA/uevent")" add
+	check "the log says the loader died" grep -q "the loader died of signal 9" "$t/err"
+	check "the log names slow" grep -q "the loader that held .*slow (pid $holder)" "$t/err"
 }
