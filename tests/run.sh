@@ -113,12 +113,13 @@ lint() {
 	fi
 	# 252 KiB: 250,456 bytes when set (issue 23: no plan read at boot, no
 	# unwind tables, no RELRO, zlib's CRC tables made at run time), and one
-	# 4 KiB page of the file's layout to spare
+	# 4 KiB page of the file's layout to spare; 256 KiB since the holds name
+	# their holder (257,912 bytes: bench/results/sizes-2026-12-04.md)
 	size=$(stat -c %s build/modpreload)
-	if [ "$size" -le 258048 ]; then
-		echo "PASS: lint/size (build/modpreload is $size bytes, budget 258048)"
+	if [ "$size" -le 262144 ]; then
+		echo "PASS: lint/size (build/modpreload is $size bytes, budget 262144)"
 	else
-		echo "FAIL: lint/size: build/modpreload is $size bytes, over 252 KiB"
+		echo "FAIL: lint/size: build/modpreload is $size bytes, over 256 KiB"
 	fi
 	if file build/modpreload | grep -q 'statically linked'; then
 		echo "PASS: lint/static"
@@ -130,12 +131,13 @@ lint() {
 		# 260 KiB: 261,952 bytes at 0.2.0 (without RELRO the 64 KiB
 		# alignment no longer pads the file: it grows byte by byte),
 		# 262,576 with the blacklist per source, the log's C1 escaping
-		# and the hand-over's urgent order, and one 4 KiB page to spare
+		# and the hand-over's urgent order, and one 4 KiB page to spare;
+		# 264 KiB since the holds name their holder (266,608 bytes)
 		size=$(stat -c %s build/arm64/modpreload)
-		if [ "$size" -le 266240 ]; then
-			echo "PASS: lint/size-arm64 (build/arm64/modpreload is $size bytes, budget 266240)"
+		if [ "$size" -le 270336 ]; then
+			echo "PASS: lint/size-arm64 (build/arm64/modpreload is $size bytes, budget 270336)"
 		else
-			echo "FAIL: lint/size-arm64: build/arm64/modpreload is $size bytes, over 260 KiB"
+			echo "FAIL: lint/size-arm64: build/arm64/modpreload is $size bytes, over 264 KiB"
 		fi
 	fi
 	# one version, the manual pages, the generated tables, the docs' links
