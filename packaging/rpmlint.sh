@@ -19,8 +19,12 @@ for f in "$rpm" "$srpm"; do
 	[ -f "$f" ] || { echo "rpmlint.sh: no package ($f)" >&2; exit 1; }
 done
 # rpmlint's own configuration, not the user's (~/.config/rpmlint): the
-# same verdict on every machine
-out=$(cd "$top" && HOME=/nonexistent XDG_CONFIG_HOME=/nonexistent \
+# same verdict on every machine. An empty home of its own, removed after:
+# rpmlint writes there (an rpm database, its spelling lists), and a home
+# that does not exist it makes (as root, /nonexistent appeared on the host)
+home=$(mktemp -d)
+trap 'rm -rf "$home"' EXIT
+out=$(cd "$top" && HOME=$home XDG_CONFIG_HOME=$home/.config \
 	rpmlint -r packaging/modpreload.rpmlintrc "$rpm" "$srpm" 2>&1) || :
 printf '%s\n' "$out"
 summary=$(printf '%s\n' "$out" | grep -E '^ *[0-9]+ packages and [0-9]+ specfiles checked' | tail -n 1 | sed 's/^ *//')

@@ -35,7 +35,7 @@ verdict "$name/make-install"
 # shellcheck disable=SC2016 # expanded by bash
 chk='dinfo() { :; }; . "$1"; check; echo $?'
 ms=$top/dracut-module/50modpreload/module-setup.sh
-eq "check() without the binary" "$(MODPRELOAD_BIN=/nonexistent bash -c "$chk" x "$ms")" 1
+eq "check() without the binary" "$(MODPRELOAD_BIN=$tmp/no-such-binary bash -c "$chk" x "$ms")" 1
 eq "check() with it" "$(MODPRELOAD_BIN=$DEB_BIN bash -c "$chk" x "$ms")" 255
 verdict "$name/check"
 
