@@ -286,19 +286,24 @@ t_handover_bound() {
 # 6.5 a name is waited for) starts before the longest chain (c1, which c2
 # and c3 need, each a device's driver), so that the caller waits no longer
 # than it takes. Without it, the longest chain first.
+# nm (a name in a list) and the chain c1 < c2 < c3 (devices A, B, C) for
+# kernel $1
+urgent_setup() {
+	setup "$spec"
+	for d in A B C; do
+		mkdir -p "$t/sys/devices/pci0000:00/dev$d"
+		echo "MODALIAS=pci:v0000${d}${d}${d}${d}d00000001sv00000000sd00000000bc00sc00i00" \
+			>"$t/sys/devices/pci0000:00/dev$d/uevent"
+	done
+	held=$t/run/modprobe.d
+	mkdir -p "$t/run"
+	printf '%b' "$spec" | "$top/tests/unit/mktree.sh" "$t/root" "$1" >/dev/null
+	echo nm >"$t/list.conf"
+}
 t_handover_urgent() {
 	spec='nm\nc1 alias=pci:v0000AAAAd*sv*sd*bc*sc*i*\nc2 c1 alias=pci:v0000BBBBd*sv*sd*bc*sc*i*\nc3 c2 alias=pci:v0000CCCCd*sv*sd*bc*sc*i*\n'
 	for soon in --handover-soon ""; do
-		setup "$spec"
-		for d in A B C; do
-			mkdir -p "$t/sys/devices/pci0000:00/dev$d"
-			echo "MODALIAS=pci:v0000${d}${d}${d}${d}d00000001sv00000000sd00000000bc00sc00i00" \
-				>"$t/sys/devices/pci0000:00/dev$d/uevent"
-		done
-		held=$t/run/modprobe.d
-		mkdir -p "$t/run"
-		printf '%b' "$spec" | "$top/tests/unit/mktree.sh" "$t/root" 6.4.0 >/dev/null
-		echo nm >"$t/list.conf"
+		urgent_setup 6.4.0
 		RULES=nm:0:1000,c1:0:300
 		run_handover -S 6.4.0 -j 1 --pool fixed -c "$t/list.conf" $soon
 		check "${soon:-plain}: exit 0 at the hand-over" eq "$rc" 0
@@ -314,16 +319,7 @@ t_handover_urgent() {
 	# two loads at once: with soon nm loads alone (what it waits for
 	# loads first, and nothing beside it); without, c1 beside it
 	for soon in --handover-soon ""; do
-		setup "$spec"
-		for d in A B C; do
-			mkdir -p "$t/sys/devices/pci0000:00/dev$d"
-			echo "MODALIAS=pci:v0000${d}${d}${d}${d}d00000001sv00000000sd00000000bc00sc00i00" \
-				>"$t/sys/devices/pci0000:00/dev$d/uevent"
-		done
-		held=$t/run/modprobe.d
-		mkdir -p "$t/run"
-		printf '%b' "$spec" | "$top/tests/unit/mktree.sh" "$t/root" 6.4.0 >/dev/null
-		echo nm >"$t/list.conf"
+		urgent_setup 6.4.0
 		RULES=nm:0:1000,c1:0:300
 		run_handover -S 6.4.0 -j 2 --pool fixed -c "$t/list.conf" $soon
 		check "${soon:-plain}, two at once: the child reported" wait_report
@@ -338,16 +334,7 @@ t_handover_urgent() {
 	# one load at a time it starts first and the caller goes on while it
 	# loads; with two, c1 loads beside it (not alone)
 	for j in 1 2; do
-		setup "$spec"
-		for d in A B C; do
-			mkdir -p "$t/sys/devices/pci0000:00/dev$d"
-			echo "MODALIAS=pci:v0000${d}${d}${d}${d}d00000001sv00000000sd00000000bc00sc00i00" \
-				>"$t/sys/devices/pci0000:00/dev$d/uevent"
-		done
-		held=$t/run/modprobe.d
-		mkdir -p "$t/run"
-		printf '%b' "$spec" | "$top/tests/unit/mktree.sh" "$t/root" 6.12.1 >/dev/null
-		echo nm >"$t/list.conf"
+		urgent_setup 6.12.1
 		RULES=nm:0:1500,c1:0:300
 		run_handover -S 6.12.1 -j $j --pool fixed -c "$t/list.conf" --handover-soon
 		check "6.12, -j $j: the caller went on while nm loaded" eq "$(ended nm)" 0
