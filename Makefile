@@ -56,7 +56,7 @@ CORE := base/util base/limits base/strmap base/json base/sys base/initstate base
 	model/graph \
 	context/log context/env context/moddir context/stale context/ctx \
 	plan/request plan/coldplug plan/modopts plan/plan plan/profile_io \
-	load/sched load/pool load/load load/decompress load/outcome load/handover \
+	load/sched load/pool load/load load/decompress load/outcome load/handover load/gate \
 	report/dupcost report/nodev report/report \
 	run/run
 CORE_SRC := $(CORE:%=preload/%.c)

@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include "modpreload.h"
 #include "model.h"
@@ -161,6 +162,7 @@ bool mp_state_done(enum mp_state s);
 const char *mp_state_name(enum mp_state s, bool dry_run);
 const char *mp_source_name(enum mp_source s);
 bool mp_state_ok(enum mp_state s);
+bool mp_module_named(const struct mp_module *m);
 
 /* ====== 4. context/: made once, read by every later stage ====== */
 /*
@@ -207,6 +209,10 @@ struct mp_coldplug {
 struct mp_result {
 	bool fatal;             /* nothing could be done: no index, no module dir */
 	uint64_t elapsed;       /* ns the schedule took */
+	/* ns from the context's start (env.t0) to the end of each step before
+	 * the first load: the context (indexes, config, stale holds), the
+	 * requests (lists, command line, the coldplug scan), the waves */
+	uint64_t planned_ctx, planned_req, planned;
 	struct mp_kstats *kstats_before, *kstats_after;
 	/* what duplicates would cost the kernel if each reached it (dupcost.c),
 	 * when estimated (opts.estimate) */
@@ -228,6 +234,15 @@ struct mp_result {
 /* plan.c's own: libkmod and what it has resolved so far. */
 struct mp_resolver;
 
+/* The hand-over's own (handover.c, gate.c): what it keeps from the
+ * hand-over to the end of the run. */
+struct mp_handover {
+	int procfd;          /* /proc as it was at the hand-over, or -1 */
+	struct stat root_st; /* our root then, which was PID 1's */
+	bool may_rejoin;     /* we were in PID 1's root: follow it */
+	int gate_fd;         /* the names gate, locked while held (gate.c), or -1 */
+};
+
 /* --- the context (context/) --- */
 int mp_ctx_new(const struct mp_options *opts, mp_log_fn log, void *log_data,
 	       struct mp_ctx **out);
@@ -247,6 +262,8 @@ struct mp_profile_use *mp_ctx_profile_use(struct mp_ctx *ctx);
 void mp_ctx_depbin(const struct mp_ctx *ctx, const void **buf, size_t *len);
 struct kmod_ctx *mp_ctx_kmod(struct mp_ctx *ctx);
 struct mp_coldplug *mp_ctx_coldplug(struct mp_ctx *ctx);
+struct mp_handover *mp_ctx_handover(struct mp_ctx *ctx);
+const struct mp_handover *mp_ctx_handover_const(const struct mp_ctx *ctx);
 struct mp_result *mp_ctx_result(struct mp_ctx *ctx);
 const struct mp_result *mp_ctx_result_const(const struct mp_ctx *ctx);
 char *mp_moddir_real_path(const struct mp_ctx *ctx, const char *path);
@@ -413,6 +430,19 @@ void mp_handover_release(struct mp_ctx *ctx, const char *dir);
 /* The holds of a holder that was gone (stale.c): their devices' add
  * replayed, for a run that does not load those modules itself. */
 void mp_handover_replay_stale(struct mp_ctx *ctx);
+
+/* --- the names gate (gate.c): systemd-modules-load waits behind it --- */
+/* Locks PATH (made if need be) for as long as a module asked for by name
+ * is not final, so that a hand-over need not wait for those: 0, or -errno
+ * (not held; then the hand-over waits for them, as without a gate). */
+int mp_gate_take(struct mp_ctx *ctx, const char *path);
+bool mp_gate_held(const struct mp_ctx *ctx);
+/* Opens the gate once no module asked for by name is left to load, or
+ * (end) at the end of the run, whatever is left. */
+void mp_gate_check(struct mp_ctx *ctx, bool end);
+/* The waiting side (--wait-names): 0 once PATH is not locked or is not
+ * there, -ETIMEDOUT after timeout_ms, -errno. No context. */
+int mp_gate_wait(const char *path, unsigned timeout_ms);
 /* READY=1 to $NOTIFY_SOCKET: 1 sent, 0 none to send to, -errno. */
 int mp_notify_ready(const char *status);
 

@@ -90,6 +90,9 @@ struct mp_run_args {
 				       first, a kernel alias joined before 6.5 */
 	bool release_stale;         /* only remove the holds of a holder that is
 				       gone and replay their devices' add */
+	const char *names_gate;     /* with handover_soon: locked until the names
+				       are final (gate.c) */
+	const char *wait_names;     /* only wait until that gate is open */
 	char *argv0;                /* made '@...' in an initrd: systemd spares it */
 	mp_log_fn log;
 	void *log_data;

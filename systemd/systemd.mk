@@ -4,6 +4,8 @@
 # names $(SBINDIR)/modpreload (/usr/sbin by default; /usr/bin where /usr/sbin
 # is merged into it, as on Arch: packaging/arch/PKGBUILD).
 #   $(SYSTEMDUNITDIR)/modpreload-coldplug.service     before udevd and its trigger
+#   $(SYSTEMDUNITDIR)/modpreload-names.service        systemd-modules-load waits there
+#                                                     for the names (pulled in by the first)
 #   $(SYSTEMDUNITDIR)/modpreload-save-report.service  /run's reports to /var/lib/modpreload
 #   $(LIBEXECDIR)/save-report                         what the second one runs
 
@@ -13,9 +15,11 @@ LIBEXECDIR ?= $(PREFIX)/lib/modpreload
 .PHONY: install-systemd
 install-systemd:
 	install -d $(DESTDIR)$(SYSTEMDUNITDIR)
-	sed 's|^ExecStart=-/usr/sbin/modpreload |ExecStart=-$(SBINDIR)/modpreload |' systemd/modpreload-coldplug.service \
-		>$(DESTDIR)$(SYSTEMDUNITDIR)/modpreload-coldplug.service
-	chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/modpreload-coldplug.service
+	for u in modpreload-coldplug modpreload-names; do \
+		sed 's|^\(Exec[A-Za-z]*=-\)/usr/sbin/modpreload |\1$(SBINDIR)/modpreload |' systemd/$$u.service \
+			>$(DESTDIR)$(SYSTEMDUNITDIR)/$$u.service && \
+		chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/$$u.service || exit 1; \
+	done
 	install -D -m 0644 systemd/modpreload-save-report.service $(DESTDIR)$(SYSTEMDUNITDIR)/modpreload-save-report.service
 	install -D -m 0755 systemd/save-report $(DESTDIR)$(LIBEXECDIR)/save-report
 

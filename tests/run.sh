@@ -32,7 +32,7 @@ host_dirs="/usr/sbin/modpreload /usr/sbin/modpreload-mkinitramfs /usr/bin/modpre
 /usr/share/initramfs-tools/hooks /usr/share/initramfs-tools/scripts /etc/initramfs-tools
 /lib/modules /usr/lib/modules /usr/src /boot /etc/modpreload.d /usr/lib/modpreload.d
 /etc/modprobe.d /etc/modules-load.d /usr/lib/systemd/system/modpreload.service /usr/lib/systemd/system/modpreload-coldplug.service
-/usr/lib/systemd/system/modpreload-save-report.service /var/lib/modpreload /run/modprobe.d
+/usr/lib/systemd/system/modpreload-names.service /usr/lib/systemd/system/modpreload-save-report.service /var/lib/modpreload /run/modprobe.d
 /etc/systemd/system/sysinit.target.wants"
 host_state() {
 	# shellcheck disable=SC2086 # a list of paths

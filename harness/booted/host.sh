@@ -126,8 +126,8 @@ bt_rootdisk() {
 	cp -al "$DEB_TREE" "$_bt_r/usr/lib/modules/$KVER" || return 1
 	# what `make install` puts there, from this tree
 	install -m 0755 "$DEB_BIN" "$_bt_r/usr/sbin/modpreload"
-	install -m 0644 "$top/systemd/modpreload-coldplug.service" "$top/systemd/modpreload-save-report.service" \
-		"$_bt_r/usr/lib/systemd/system/"
+	install -m 0644 "$top/systemd/modpreload-coldplug.service" "$top/systemd/modpreload-names.service" \
+		"$top/systemd/modpreload-save-report.service" "$_bt_r/usr/lib/systemd/system/"
 	install -m 0755 "$top/systemd/save-report" "$_bt_r/usr/lib/modpreload/save-report"
 	# the README's one-liner
 	systemctl --root="$_bt_r" enable modpreload-coldplug.service >>"$DEB_WORK/setup.log" 2>&1 || return 1
@@ -309,10 +309,11 @@ bt_merged_outside() {
 # bt_check_no_wait RESULT: modpreload's waits, from its reports and the
 # kernel log, without reading a clock: none ended on its bound (an init()
 # given up on, the run's time up, udev's queue still there), and, with
-# BT_SLOW_NAMED_MS (booted-storm sets it on 6.5 and later, where a name is
-# joined), the booted run handed over (READY=1) before the slow module from
-# modules-load.d had finished loading (the boot did not wait for it) and
-# systemd became ready with the unit before that too
+# BT_SLOW_NAMED_MS (booted-storm sets it: a name is joined on every
+# kernel), the booted run handed over (READY=1) before the slow module from
+# modules-load.d had finished loading (the boot did not wait for it),
+# systemd became ready with the unit before that too, and (the names gate)
+# systemd-modules-load started only after that load ended
 bt_check_no_wait() {
 	_bt_b=$(grep -a -c -e '^MPT: kmsg .*has not returned after' -e '^MPT: kmsg .*when the run.s time was up' \
 		-e '^MPT: kmsg .*still there after' -e '^MPT: bmod=[^ ]* [^ ]* [^ ]* hung$' "$1")
@@ -331,6 +332,12 @@ bt_check_no_wait() {
 	awk -v u="$_bt_u" -v e="$(echo "$_bt_s" | awk '{ print $3 }')" \
 		'BEGIN { split(u, t, " "); exit !(t[2] > t[1] && (t[2] - t[1]) / 1000 < e + 0) }' ||
 		fail "modpreload-coldplug.service ready ('$_bt_u' us) only after mpt_sleep's load ended"
+	# systemd-modules-load's start (systemd's clock) after mpt_sleep ended:
+	# the unit's start plus the end by the run's clock, which starts later
+	_bt_l=$(mpt_get unit.systemd-modules-load "$1")
+	awk -v u="$_bt_u" -v l="$_bt_l" -v e="$(echo "$_bt_s" | awk '{ print $3 }')" \
+		'BEGIN { split(u, t, " "); split(l, m, " "); exit !(m[1] > 0 && m[1] >= t[1] + e * 1000) }' ||
+		fail "systemd-modules-load started ('$_bt_l' us) before mpt_sleep's load ended ('$(echo "$_bt_s" | awk '{ print $3 }')' ms after '$_bt_u')"
 }
 
 bt_check_common() {

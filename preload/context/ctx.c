@@ -32,6 +32,8 @@ int mp_ctx_new(const struct mp_options *opts, mp_log_fn log, void *log_data,
 	ctx->log = log;
 	ctx->log_data = log_data;
 	ctx->coldplug.uevent_fd = -1;
+	ctx->handover.procfd = -1;
+	ctx->handover.gate_fd = -1;
 	ctx->env.moddir_fd = -1;
 	ctx->kmod_dir_fd = -1;
 	ctx->env.t0 = mp_now_ns();
@@ -79,6 +81,10 @@ void mp_ctx_free(struct mp_ctx *ctx)
 		close(ctx->kmod_dir_fd);
 	if (ctx->coldplug.uevent_fd >= 0)
 		close(ctx->coldplug.uevent_fd);
+	if (ctx->handover.procfd >= 0)
+		close(ctx->handover.procfd);
+	if (ctx->handover.gate_fd >= 0)
+		close(ctx->handover.gate_fd);
 	mp_strmap_free(ctx->coldplug.devices);
 	if (ctx->env.moddir_fd >= 0)
 		close(ctx->env.moddir_fd);
@@ -166,6 +172,17 @@ struct mp_resolver *mp_ctx_resolver(struct mp_ctx *ctx)
 struct mp_coldplug *mp_ctx_coldplug(struct mp_ctx *ctx)
 {
 	return &ctx->coldplug;
+}
+
+/* the hand-over's state: handover.c and gate.c write it, the report reads it */
+struct mp_handover *mp_ctx_handover(struct mp_ctx *ctx)
+{
+	return &ctx->handover;
+}
+
+const struct mp_handover *mp_ctx_handover_const(const struct mp_ctx *ctx)
+{
+	return &ctx->handover;
 }
 
 struct mp_result *mp_ctx_result(struct mp_ctx *ctx)

@@ -17,6 +17,7 @@ struct mp_ctx {
 	struct mp_resolver *resolver;   /* the planner's (plan.c), which set it */
 	void (*resolver_free)(struct mp_resolver *);
 	struct mp_coldplug coldplug;
+	struct mp_handover handover;
 	struct mp_result result;
 
 	/* libkmod's view of the module directory (see make_shadow) */

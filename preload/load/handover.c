@@ -66,10 +66,6 @@
 /* how long a replay waits for udev's queue to empty, at most */
 #define MP_QUEUE_WAIT_MS 60000u
 
-static int procfd = -1;     /* /proc as it was at the hand-over */
-static struct stat root_st; /* our root then, which was PID 1's */
-static bool may_rejoin;
-
 /* "bus:...": what a device's MODALIAS looks like. The kernel's own
  * requests have no bus (fs-xfs, crypto-aes, net-pf-10, char-major-10-229);
  * devname: is a /dev node that kmod's static nodes make the kernel ask for
@@ -127,12 +123,6 @@ static int read_aliases(struct mp_ctx *ctx, const char *path, char **buf, size_t
 	return mp_read_fd_alloc(mem, 64u << 20, buf, len);
 }
 
-/* asked for by name: what follows us in the boot asks for it by name again */
-static bool named(const struct mp_module *m)
-{
-	return m->sources & (1u << MP_SRC_ARGUMENT | 1u << MP_SRC_CONFIG | 1u << MP_SRC_CMDLINE);
-}
-
 /*
  * Marks the modules not final yet that only device aliases lead to, and
  * those a device alias leads to at all (udev may ask for them), from the
@@ -156,7 +146,7 @@ static void mark_holdable(struct mp_ctx *ctx)
 
 		if (m->holdable || mp_state_done(m->state))
 			continue;
-		m->holdable = r < 0 || m->path == NULL || named(m) ? 2 : 1;
+		m->holdable = r < 0 || m->path == NULL || mp_module_named(m) ? 2 : 1;
 		m->udev_alias = r < 0 || m->path == NULL;
 		if (!m->udev_alias && mp_strmap_put(want, m->name, i) < 0)
 			m->holdable = 2, m->udev_alias = true;
@@ -210,7 +200,9 @@ static bool kernel_joins(const struct mp_env *env, const struct mp_module *m)
  * with EEXIST once ours is live, which libkmod counts as loaded: for a
  * name that is certain (what follows us in the boot loads every name again
  * at once: systemd-modules-load, mkinitcpio's modprobe -qab,
- * initramfs-tools' load_modules), so a name is waited for; for a module
+ * initramfs-tools' load_modules), so a name is waited for, unless the
+ * names gate is held (gate.c: systemd-modules-load waits behind it until
+ * every name is final, and then finds each live); for a module
  * only the kernel asks for by alias (edac-mce-amd, devname:kvm) it happens
  * only if the kernel asks while ours loads, and with soon (the booted
  * system's run) that one refused duplicate is allowed rather than the boot
@@ -218,11 +210,13 @@ static bool kernel_joins(const struct mp_env *env, const struct mp_module *m)
  * sooner left devices our loads were still making to udev, which loaded
  * their dependencies again (handover-design.md §9).
  */
-static bool must_finish(const struct mp_env *env, const struct mp_module *m, bool soon)
+static bool must_finish(const struct mp_ctx *ctx, const struct mp_module *m, bool soon)
 {
 	if (m->path == NULL || m->udev_alias)
 		return true;
-	return !kernel_joins(env, m) && (!soon || named(m));
+	if (kernel_joins(mp_ctx_env(ctx), m))
+		return false;
+	return !soon || (mp_module_named(m) && !mp_gate_held(ctx));
 }
 
 /*
@@ -231,18 +225,19 @@ static bool must_finish(const struct mp_env *env, const struct mp_module *m, boo
  * for, its dependencies final is enough: if the kernel asks before a
  * worker takes it, the kernel's modprobe loads it and ours finds it live
  * or joins it; waiting for a free worker held the booted run's hand-over
- * for 59 s behind drm and kvm under TCG), it need not be final
+ * for 59 s behind drm and kvm under TCG; a name behind the gate, too:
+ * nothing asks for it by name before the gate opens), it need not be final
  * (must_finish), and no other run holds it (the initramfs's, for a module the root's
  * modules-load.d names: its blacklist would have systemd-modules-load skip
  * it, and our worker may be waiting for that run's load, another file).
  */
-static bool may_join(const struct mp_env *env, const struct mp_module *m, const char *dir, bool soon)
+static bool may_join(const struct mp_ctx *ctx, const struct mp_module *m, const char *dir, bool soon)
 {
 	char path[PATH_MAX];
+	bool under_way = m->state == MP_RUNNING ||
+			 (soon && m->state == MP_QUEUED && (!mp_module_named(m) || mp_gate_held(ctx)));
 
-	bool under_way = m->state == MP_RUNNING || (soon && m->state == MP_QUEUED && !named(m));
-
-	if (!under_way || !env->live_state || must_finish(env, m, soon))
+	if (!under_way || !mp_ctx_env(ctx)->live_state || must_finish(ctx, m, soon))
 		return false;
 	return mp_holder_path(path, sizeof(path), dir, m->name) == 0 && access(path, F_OK) < 0 &&
 	       errno == ENOENT;
@@ -282,22 +277,21 @@ void mp_handover_mark_urgent(struct mp_ctx *ctx)
 	for (i = 0; i < p->nmods; i++)
 		if (p->mods[i].holdable != 2)
 			p->mods[i].urgent = 0;
-		else if (must_finish(mp_ctx_env(ctx), &p->mods[i], true))
+		else if (must_finish(ctx, &p->mods[i], true))
 			p->mods[i].urgent = 2;
 		else
-			p->mods[i].urgent = named(&p->mods[i]); /* joined once a worker has it */
+			p->mods[i].urgent = mp_module_named(&p->mods[i]); /* joined once a worker has it */
 }
 
 bool mp_handover_possible(struct mp_ctx *ctx, const char *dir, bool soon)
 {
 	struct mp_plan *p = mp_ctx_plan(ctx);
-	const struct mp_env *env = mp_ctx_env(ctx);
 	int i;
 
 	mark_new(ctx);
 	for (i = 0; i < p->nmods; i++)
 		if (!mp_state_done(p->mods[i].state) && p->mods[i].holdable != 1 &&
-		    !may_join(env, &p->mods[i], dir, soon))
+		    !may_join(ctx, &p->mods[i], dir, soon))
 			return false;
 	return true;
 }
@@ -337,6 +331,7 @@ static void unhold(struct mp_ctx *ctx, const char *dir)
 
 int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0)
 {
+	struct mp_handover *ho = mp_ctx_handover(ctx);
 	struct mp_plan *p = mp_ctx_plan(ctx);
 	char path[PATH_MAX];
 	int i, r = 0, n = 0, joined = 0, left = 0;
@@ -371,14 +366,15 @@ int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0)
 			p->mods[i].held = p->mods[i].joined = false;
 		return 0;
 	}
-	procfd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (ho->procfd < 0)
+		ho->procfd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	/* only a process in PID 1's root follows it: one run in a chroot
 	 * on purpose stays there */
-	if (procfd >= 0 && stat("/", &root_st) == 0) {
+	if (ho->procfd >= 0 && stat("/", &ho->root_st) == 0) {
 		struct stat one;
 
-		may_rejoin = fstatat(procfd, "1/root", &one, 0) == 0 && one.st_dev == root_st.st_dev &&
-			     one.st_ino == root_st.st_ino;
+		ho->may_rejoin = fstatat(ho->procfd, "1/root", &one, 0) == 0 &&
+				 one.st_dev == ho->root_st.st_dev && one.st_ino == ho->root_st.st_ino;
 	}
 	signal(SIGTERM, SIG_IGN);
 	signal(SIGHUP, SIG_IGN);
@@ -392,25 +388,26 @@ int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0)
 	else
 		mp_log(ctx, MP_LOG_NOTICE, "handing over: %d module%s still to load, finished in the "
 		       "background (udev leaves %d alone until then; %d asked for by name or by the kernel "
-		       "%s in the kernel, where another load of %s waits for ours)", left,
+		       "%s in the kernel, where another load of %s waits for ours%s)", left,
 		       left == 1 ? "" : "s", n, joined, joined == 1 ? "is" : "are",
-		       joined == 1 ? "it" : "one");
+		       joined == 1 ? "it" : "one", mp_gate_held(ctx) ? ", or behind the names gate" : "");
 	return 1;
 }
 
 void mp_handover_rejoin(struct mp_ctx *ctx)
 {
+	struct mp_handover *ho = mp_ctx_handover(ctx);
 	struct stat st;
 	int fd;
 
-	if (!may_rejoin || stat("/", &st) < 0)
+	if (!ho->may_rejoin || stat("/", &st) < 0)
 		return;
-	fd = openat(procfd, "1/root", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	fd = openat(ho->procfd, "1/root", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return;
-	if (fstat(fd, &st) == 0 && (st.st_dev != root_st.st_dev || st.st_ino != root_st.st_ino) &&
+	if (fstat(fd, &st) == 0 && (st.st_dev != ho->root_st.st_dev || st.st_ino != ho->root_st.st_ino) &&
 	    fchdir(fd) == 0 && chroot(".") == 0 && chdir("/") == 0) {
-		root_st = st;
+		ho->root_st = st;
 		mp_log(ctx, MP_LOG_INFO, "the root was switched: going on in the new one");
 		(void)mp_moddir_reopen(ctx);
 	}

@@ -399,6 +399,8 @@ static int loop(struct sched *s)
 		r = apply_results(s);
 		if (r < 0)
 			break;
+		if (s->handed_over && s->feed.tick)
+			s->feed.tick(s->feed.data);
 		now = mp_now_ns();
 		wait_ns = check_hung(s, now, &r);
 		if (r < 0)

@@ -36,6 +36,13 @@ bool mp_state_done(enum mp_state s)
 	return s >= MP_LOADED;
 }
 
+/* asked for by name (an argument, a list, the command line): what follows
+ * a run in the boot asks for it by name again */
+bool mp_module_named(const struct mp_module *m)
+{
+	return m->sources & (1u << MP_SRC_ARGUMENT | 1u << MP_SRC_CONFIG | 1u << MP_SRC_CMDLINE);
+}
+
 bool mp_state_ok(enum mp_state s)
 {
 	return s == MP_LOADED || s == MP_LIVE || s == MP_BUILTIN;

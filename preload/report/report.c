@@ -210,6 +210,16 @@ static void json_profile(struct mp_json *j, const struct mp_ctx *ctx)
 /* When the caller went on while init()s ran (handover.c), what was held
  * from udev until it was final, and what was left to the kernel, which
  * joins others' calls to ours; null when the run went to its end. */
+/* the steps before the first load, each ms from the run's start */
+static void json_planned(struct mp_json *j, const struct mp_result *res)
+{
+	mp_json_obj_begin(j, "planned");
+	mp_json_ms(j, "context_ms", res->planned_ctx);
+	mp_json_ms(j, "requests_ms", res->planned_req);
+	mp_json_ms(j, "waves_ms", res->planned);
+	mp_json_obj_end(j);
+}
+
 static void json_handover(struct mp_json *j, const struct mp_ctx *ctx)
 {
 	const struct mp_result *res = mp_ctx_result_const(ctx);
@@ -277,6 +287,7 @@ int mp_report_json(struct mp_ctx *ctx, int fd)
 	mp_json_u64(&j, "timeout_ms", env->timeout_ms);
 	mp_json_str(&j, "kernel_decompression", env->compression[0] ? env->compression : NULL);
 	mp_json_ms(&j, "elapsed_ms", mp_ctx_result(ctx)->elapsed);
+	json_planned(&j, mp_ctx_result(ctx));
 	json_handover(&j, ctx);
 	json_stale(&j, mp_ctx_result(ctx));
 	json_requests(&j, p);
@@ -493,6 +504,7 @@ static void summary_profile(struct mp_ctx *ctx)
 void mp_report_summary(struct mp_ctx *ctx)
 {
 	const struct mp_plan *p = mp_ctx_plan(ctx);
+	const struct mp_result *res = mp_ctx_result(ctx);
 	char src[256], nr[32], crit[512];
 	_cleanup_free_ int *chain = malloc(((size_t)p->nmods + 1) * sizeof(int));
 	struct mp_totals t;
@@ -510,9 +522,7 @@ void mp_report_summary(struct mp_ctx *ctx)
 	mp_log(ctx, MP_LOG_NOTICE, "%u requests (%s) for %d modules: %llu duplicates collapsed, %s not read",
 	       p->req_total, src[0] ? src : "none", p->nmods, (unsigned long long)t.dup, nr);
 
-	if (mp_ctx_result(ctx)->dupcost_dups) {
-		const struct mp_result *res = mp_ctx_result(ctx);
-
+	if (res->dupcost_dups) {
 		human_bytes(res->dupcost_bytes, nr, sizeof(nr));
 		mp_log(ctx, MP_LOG_NOTICE, "a loader per request would make the kernel allocate %s for the "
 		       "%llu duplicates it refuses (estimate: %s)", nr,
@@ -532,7 +542,12 @@ void mp_report_summary(struct mp_ctx *ctx)
 		       "critical path %.1f ms: %s",
 		       t.by_state[MP_LOADED], t.by_state[MP_LIVE], t.by_state[MP_BUILTIN],
 		       t.by_state[MP_FAILED], t.by_state[MP_SKIPPED], t.by_state[MP_HUNG], t.no_device, t.nwaves,
-		       (double)mp_ctx_result(ctx)->elapsed / 1e6, (double)cns / 1e6, crit);
+		       (double)res->elapsed / 1e6, (double)cns / 1e6, crit);
+	/* what the first load waited for: the boot waits for it too */
+	mp_log(ctx, MP_LOG_NOTICE, "planned in %.1f ms: context %.1f, requests %.1f, waves %.1f",
+	       (double)res->planned / 1e6, (double)res->planned_ctx / 1e6,
+	       (double)(res->planned_req - res->planned_ctx) / 1e6,
+	       (double)(res->planned - res->planned_req) / 1e6);
 
 	problems(ctx);
 	summary_kstats(ctx);

@@ -31,6 +31,7 @@ enum {
 	OPT_KMSG, OPT_NO_KSTATS, OPT_SYSFS, OPT_NO_FORK, OPT_ORDER, OPT_POOL, OPT_PROFILE,
 	OPT_PROFILE_OUT, OPT_MODULES_LOAD, OPT_NODEV, OPT_LIST_CONFIG,
 	OPT_HANDOVER, OPT_HANDOVER_SOON, OPT_HOLD_DIR, OPT_RELEASE_STALE, OPT_ESTIMATE,
+	OPT_NAMES_GATE, OPT_WAIT_NAMES,
 };
 
 /* --help's headings */
@@ -104,6 +105,13 @@ static const struct cli_option options[] = {
 	  "--handover, sooner (the booted system): what it\n"
 	  "waits for loads first, a kernel alias is not\n"
 	  "waited for before 6.5" },
+	{ "names-gate", OPT_NAMES_GATE, -1, NO_HEADING, "FILE",
+	  "with --handover-soon: keep FILE locked until\n"
+	  "the names asked for are live, and hand over\n"
+	  "before that" },
+	{ "wait-names", OPT_WAIT_NAMES, -1, NO_HEADING, "FILE",
+	  "only wait until that lock is let go, at most\n"
+	  "--timeout (systemd-modules-load's ExecStartPre=)" },
 	{ "hold-dir", OPT_HOLD_DIR, -1, NO_HEADING, "DIR",
 	  "where held modules are blacklisted (default\n"
 	  MP_HOLD_DIR ")" },
@@ -443,6 +451,12 @@ static int set_option(struct cli *c, int key, const char *arg, unsigned v, const
 	case OPT_RELEASE_STALE:
 		a->release_stale = true;
 		break;
+	case OPT_NAMES_GATE:
+		a->names_gate = arg;
+		break;
+	case OPT_WAIT_NAMES:
+		a->wait_names = arg;
+		break;
 	case 'h':
 		return put_usage();
 	case 'V':
@@ -460,7 +474,7 @@ static bool nothing_asked(const struct cli *c)
 	const struct mp_run_args *a = &c->a;
 
 	return c->nnames == 0 && c->nconfigs == 0 && !a->opts.coldplug && !a->default_configs &&
-	       !a->modules_load && !a->release_stale && a->opts.cmdline && a->opts.cmdline[0] == '\0';
+	       !a->modules_load && !a->release_stale && !a->wait_names && a->opts.cmdline && a->opts.cmdline[0] == '\0';
 }
 
 /* The command line into c: GO_ON to run, else the exit status. */

@@ -203,9 +203,14 @@ static int handover(void *data)
 	return 1;
 }
 
+/* before and after each batch of results: into the new root before they
+ * free more loads; the names gate opened once they made the names final */
 static void after_handover(void *data)
 {
-	mp_handover_rejoin(((struct conductor *)data)->ctx);
+	struct mp_ctx *ctx = ((struct conductor *)data)->ctx;
+
+	mp_handover_rejoin(ctx);
+	mp_gate_check(ctx, false);
 }
 
 static int schedule(struct conductor *c)
@@ -222,6 +227,7 @@ static int schedule(struct conductor *c)
 		feed.handover = handover;
 		feed.tick = after_handover;
 	}
+	mp_ctx_result(ctx)->planned = mp_now_ns() - mp_ctx_env(ctx)->t0;
 	if (r < 0 || a->opts.dry_run)
 		return r;
 	if (a->opts.kstats)
@@ -291,7 +297,12 @@ static int run_here(const struct mp_run_args *a, int status_fd)
 				mp_errno_name(-cp->uevent_fd));
 	}
 	c.ctx = ctx;
+	res->planned_ctx = mp_now_ns() - mp_ctx_env(ctx)->t0;
 	r = gather(ctx, a);
+	res->planned_req = mp_now_ns() - mp_ctx_env(ctx)->t0;
+	/* before the hand-over: systemd-modules-load waits behind it */
+	if (r == 0 && a->names_gate && hurried(&c))
+		(void)mp_gate_take(ctx, a->names_gate);
 	if (r == 0)
 		r = schedule(&c);
 	/* the benchmark's and the demo's number, not the boot's: it opens
@@ -304,6 +315,8 @@ static int run_here(const struct mp_run_args *a, int status_fd)
 	}
 	/* after a switch-root, what follows is written in the new root */
 	mp_handover_rejoin(ctx);
+	/* what was not final by now (failed, hung) will not be */
+	mp_gate_check(ctx, true);
 	/* before the report: a caller that waits for the report finds the
 	 * blacklist in place too (the file's errors are only logged) */
 	if (nodev_on(ctx, a))
@@ -460,6 +473,19 @@ static int wait_child(const struct mp_run_args *a, int fd, pid_t pid, bool *noti
 	return MP_EXIT_NOTHING;
 }
 
+/* --wait-names: systemd-modules-load's ExecStartPre=, no context */
+static int wait_names(const struct mp_run_args *a)
+{
+	unsigned ms = a->opts.timeout_ms ? a->opts.timeout_ms : 60000u;
+	int r = mp_gate_wait(a->wait_names, ms);
+
+	if (r == 0)
+		return MP_EXIT_OK;
+	log_to(a, MP_LOG_WARNING, "%s: the names gate %s after %u s; going on", a->wait_names,
+	       r == -ETIMEDOUT ? "is still shut" : mp_errno_name(-r), ms / 1000u);
+	return MP_EXIT_SOME_FAILED;
+}
+
 int mp_run(const struct mp_run_args *a)
 {
 	bool notified = false, died = false;
@@ -467,6 +493,8 @@ int mp_run(const struct mp_run_args *a)
 	unsigned char b;
 	pid_t pid;
 
+	if (a->wait_names)
+		return wait_names(a);
 	if (a->release_stale)
 		return release_here(a, a->report_path);
 	if (!a->fork_guard)

@@ -107,7 +107,7 @@ udevadm settle --timeout=1800
 kv uptime_settled "$(cut -d' ' -f1 /proc/uptime)"
 # when the booted unit let the boot go on, and udev's units (systemd's
 # monotonic clock, microseconds: start, active)
-for u in modpreload-coldplug systemd-udevd systemd-udev-trigger; do
+for u in modpreload-coldplug modpreload-names systemd-modules-load systemd-udevd systemd-udev-trigger; do
 	kv "unit.$u" "$(systemctl show -p ExecMainStartTimestampMonotonic -p ActiveEnterTimestampMonotonic --value "$u.service" 2>/dev/null | paste -sd' ' -)"
 done
 kv system_state "$(systemctl is-system-running 2>/dev/null)"

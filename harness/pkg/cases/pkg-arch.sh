@@ -57,6 +57,7 @@ for want in '-rwxr-xr-x usr/bin/modpreload' '-rwxr-xr-x usr/bin/modpreload-mkini
 	'-rw-r--r-- usr/lib/initcpio/hooks/modpreload' '-rw-r--r-- usr/lib/initcpio/install/modpreload' \
 	'-rw-r--r-- usr/lib/systemd/system/modpreload.service' \
 	'-rw-r--r-- usr/lib/systemd/system/modpreload-coldplug.service' \
+	'-rw-r--r-- usr/lib/systemd/system/modpreload-names.service' \
 	'-rw-r--r-- usr/lib/systemd/system/modpreload-save-report.service' \
 	'-rwxr-xr-x usr/lib/dracut/modules.d/50modpreload/module-setup.sh' \
 	'-rwxr-xr-x usr/lib/dracut/modules.d/50modpreload/modpreload-pre-udev.sh' \

@@ -53,6 +53,7 @@ for want in '-rwxr-xr-x /usr/sbin/modpreload' '-rwxr-xr-x /usr/sbin/modpreload-m
 	'-rw-r--r-- /usr/lib/initcpio/install/modpreload' '-rw-r--r-- /usr/lib/initcpio/hooks/modpreload' \
 	'-rw-r--r-- /usr/lib/systemd/system/modpreload.service' \
 	'-rw-r--r-- /usr/lib/systemd/system/modpreload-coldplug.service' \
+	'-rw-r--r-- /usr/lib/systemd/system/modpreload-names.service' \
 	'-rw-r--r-- /usr/lib/systemd/system/modpreload-save-report.service' \
 	'-rwxr-xr-x /usr/lib/modpreload/save-report' \
 	'-rw-r--r-- /usr/share/doc/modpreload/copyright'; do

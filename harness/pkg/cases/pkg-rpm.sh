@@ -31,6 +31,7 @@ cat >"$tmp/want" <<EOT
 /usr/lib/modpreload/init
 /usr/lib/modpreload/save-report
 /usr/lib/systemd/system/modpreload-coldplug.service
+/usr/lib/systemd/system/modpreload-names.service
 /usr/lib/systemd/system/modpreload-save-report.service
 /usr/sbin/modpreload
 /usr/sbin/modpreload-mkinitramfs

@@ -349,6 +349,60 @@ t_handover_urgent() {
 	done
 }
 
+# The names gate (gate.c): before 6.5, with --names-gate, the caller goes
+# on while nm (a name) still loads, the gate's lock held until nm is final;
+# --wait-names returns only after nm's load ended. A gate another run holds
+# is not ours: nm is waited for then, as without one. A killed loader's
+# lock goes with it.
+t_handover_gate() {
+	spec='nm\nc1 alias=pci:v0000AAAAd*sv*sd*bc*sc*i*\nc2 c1 alias=pci:v0000BBBBd*sv*sd*bc*sc*i*\nc3 c2 alias=pci:v0000CCCCd*sv*sd*bc*sc*i*\n'
+	gate=$t/run/modpreload/names.lock
+	urgent_setup 6.4.0
+	RULES=nm:0:3000,c1:0:300
+	run_handover -S 6.4.0 -j 2 --pool fixed -c "$t/list.conf" --handover-soon --names-gate "$gate"
+	check "exit 0 at the hand-over" eq "$rc" 0
+	check "the caller went on while nm loaded" eq "$(ended nm)" 0
+	check "the gate is there" [ -f "$gate" ]
+	"$bin" --wait-names "$gate" -t 1 2>"$t/wait.err"
+	check "the gate is shut while nm loads (a waiter gives up after its bound, status 1)" eq "$?" 1
+	check "and says so" grep -q "names.lock: the names gate is still shut after 1 s" "$t/wait.err"
+	"$bin" --wait-names "$gate"
+	check "the gate opens (status 0)" eq "$?" 0
+	check "once nm's load ended" eq "$(ended nm)" 1
+	check "the child reported" wait_report
+	check "nm joined, behind the gate" eq "$(jq -c '.handover.joined // []' "$t/r.json")" '["nm"]'
+	check "nm among the first two started (two workers take both at once)" first_two nm
+	check "c1 beside nm (a name behind the gate does not load alone)" [ "$(t_start c1)" -lt "$(t_end nm)" ]
+	check "nm loaded once" eq "$(starts nm)" 1
+
+	# another run's gate: not ours, so nm is waited for
+	urgent_setup 6.4.0
+	RULES=nm:0:1000,c1:0:300
+	mkdir -p "$t/run/modpreload"
+	flock "$gate" sleep 30 &
+	other=$!
+	i=0
+	while flock -n "$gate" true 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	run_handover -S 6.4.0 -j 2 --pool fixed -c "$t/list.conf" --handover-soon --names-gate "$gate" -v
+	kill "$other" 2>/dev/null
+	wait "$other" 2>/dev/null
+	check "held elsewhere: the child reported" wait_report
+	check "held elsewhere: nm waited for" eq "$(jq -c '.handover.joined // []' "$t/r.json")" '[]'
+	check "held elsewhere: the log says why" grep -q "names.lock: no names gate (EBUSY)" "$t/err"
+
+	# the loader killed: its lock goes with it, and the waiter goes on
+	urgent_setup 6.4.0
+	RULES=nm:0:20000,c1:0:20000
+	run_handover -S 6.4.0 -j 2 --pool fixed -c "$t/list.conf" --handover-soon --names-gate "$gate"
+	check "killed: exit 0 at the hand-over" eq "$rc" 0
+	holder=$(sed -n 's/^# holder: pid=\([0-9]*\) .*/\1/p' "$held"/modpreload-held-*.conf 2>/dev/null | head -n 1)
+	check "killed: a holder" [ -n "$holder" ]
+	[ -n "$holder" ] && kill -9 "$holder"
+	sleep 0.2
+	"$bin" --wait-names "$gate" -t 2
+	check "killed: the gate is open" eq "$?" 0
+}
+
 # slow fails after the hand-over: udev skipped its device meanwhile, so
 # that device's add is replayed (once the held file is gone), and only
 # that device's; user, which needs it, is skipped and its device replayed.
