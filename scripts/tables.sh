@@ -75,8 +75,15 @@ storm_headline() {
 	f=$(storm_headline_run)
 	[ -n "$f" ] || { echo "(no storm run with udev yet)"; return; }
 	rd=${f%/runs.tsv}
+	# the kernel's own count of what refused loads cost (issue 37): the
+	# newest scale run's row at the same vCPUs, counted by a kernel with
+	# CONFIG_MODULE_STATS (6.1 has none)
+	sc=$(newest 'scale-*.md' 'Virtual mem wasted bytes' | tail -n 1)
 	awk -f bench/stats.awk "$f" | awk -F'\t' -v ver="$(sed -n 's/^modpreload=//p' "$rd/meta.txt")" \
-		-v runs="$(sed -n 's/^runs=//p' "$rd/meta.txt")" '
+		-v runs="$(sed -n 's/^runs=//p' "$rd/meta.txt")" -v scale="$sc" \
+		-v scale_rows="$(grep -E '^\| [0-9]+ \| [0-9]+ \([0-9]+\) \| (modprobe|modpreload) \|' "${sc:-/dev/null}" 2>/dev/null |
+			awk -F'|' '{ gsub(/[ *]/, "", $2); gsub(/^ +| +$/, "", $4); gsub(/\*/, "", $8); gsub(/^ +| +$/, "", $8); print $2 "=" $4 "=" $8 }' | paste -sd';' -)" \
+		-v scale_kernel="$(sed -n 's/^Kernel: \([^ ]*\).*/\1/p' "${sc:-/dev/null}" 2>/dev/null | head -n 1)" '
 		$1 == "storm" && $2 == "bookworm" && $3 == "-" {
 			v[$4, $5, $6] = $8
 			if ($4 == "udev" && $5 + 0 > n) n = $5 + 0
@@ -94,9 +101,19 @@ storm_headline() {
 			row("modules live afterwards", "proc_count", "%d")
 			printf "| first load to last module live | %.1f s | %.1f s |\n", g("udev", "bench.window_ms") / 1000,
 				g("dataflow", "bench.window_ms") / 1000
+			k = split(scale_rows, sr, ";")
+			for (i = 1; i <= k; i++) {
+				split(sr[i], f3, "=")
+				if (f3[1] + 0 == n) mem[f3[2]] = f3[3]
+			}
+			if (("modprobe" in mem) && ("modpreload" in mem))
+				printf "| memory the kernel spent on loads it refused (`Virtual mem wasted bytes`: %s, %d vCPUs) | %s | %s |\n",
+					scale_kernel, n, mem["modprobe"], mem["modpreload"]
 			printf "\nMedians of %d boots each under QEMU/TCG, emulated CPUs on a 2-core host:\n", runs
 			printf "the times are long, the counts are what the kernel saw. Measured with\n"
 			printf "%s; the run and its file: [docs/benchmarks.md](docs/benchmarks.md#the-storm).\n", ver
+			if (("modprobe" in mem) && ("modpreload" in mem))
+				printf "Memory: counted by the kernel (CONFIG_MODULE_STATS, not in 6.1): [the storm at scale](docs/benchmarks.md#the-storm-at-scale-in-the-kernels-own-words).\n"
 		}'
 }
 
