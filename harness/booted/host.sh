@@ -407,6 +407,9 @@ bt_check_without() {
 	eq "booted system's report" "$(mpt_get report_booted "$1")" absent
 	eq "no-device blacklist" "$(mpt_get nodev_blacklist "$1")" ""
 	eq "modpreload's calls" "$(mpt_num booted.by.modpreload "$1")" 0
+	# nothing of it started, the names' waiter included (pulled in by the
+	# coldplug unit even when that one's condition is false)
+	eq "modpreload-names.service's start, end" "$(mpt_get unit.modpreload-names "$1")" "0 0"
 	# the kernel keeps 15 bytes of a name: systemd-modules
 	case $(mpt_get loaded_by.mpt_params "$1") in
 	systemd_modules*) ;;
