@@ -25,7 +25,13 @@
 #              745 static-call sites, each with three all-CPU IPIs, which
 #              take microseconds on hardware and tens of milliseconds on 16
 #              emulated CPUs sharing 2 host cores); asbooted: the command
-#              line as a user's
+#              line as a user's; hwlike-nofbdev: hwlike, and the DRM drivers'
+#              fbdev emulation off (drm_kms_helper.fbdev_emulation=0) in both
+#              boots: bochs's fbdev set-up zeroes its shadow framebuffer
+#              page by page (clear_page_erms, `rep stosb`, emulated an
+#              iteration at a time), 45-120 s with soft lockups in 4 of 13
+#              with-boots of 2026-12-04, and multi-user.target came 3-5 s
+#              after it ended; milliseconds on hardware
 #   -n PAIRS   pairs to boot (default 1)
 # The modpreload timeout is the shipped default (rd.modpreload.timeout=
 # unset), as a user boots it.
@@ -67,8 +73,9 @@ case $cond in
 # its dependencies (irqbypass: 13 EEXIST in one 6.1 boot) and had 32 calls
 # refused with EPERM, on both sides, which make check's counts then flagged
 hwlike) BT_APPEND="module_blacklist=kvm,kvm_amd,ccp,powernow_k8 modprobe.blacklist=kvm,kvm_amd,ccp,powernow_k8${BT_APPEND:+ $BT_APPEND}" ;;
+hwlike-nofbdev) BT_APPEND="module_blacklist=kvm,kvm_amd,ccp,powernow_k8 modprobe.blacklist=kvm,kvm_amd,ccp,powernow_k8 drm_kms_helper.fbdev_emulation=0${BT_APPEND:+ $BT_APPEND}" ;;
 asbooted) ;;
-*) echo "boot-pairs: -C is hwlike or asbooted, not '$cond'" >&2; exit 2 ;;
+*) echo "boot-pairs: -C is hwlike, hwlike-nofbdev or asbooted, not '$cond'" >&2; exit 2 ;;
 esac
 BT_SUITE=$suite
 # the shipped bound, not the harness's 900 s
