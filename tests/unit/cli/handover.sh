@@ -9,8 +9,13 @@
 # quick's. Only device aliases lead to each.
 handover_setup() {
 	spec='slow alias=pci:v0000AAAAd*sv*sd*bc*sc*i*\nuser slow alias=pci:v0000BBBBd*sv*sd*bc*sc*i*\nquick alias=pci:v0000CCCCd*sv*sd*bc*sc*i*\n'
-	setup "$spec"
+	three_devices
 	printf '%s' "$spec" >"$t/spec"
+}
+# setup "$spec", with devices A, B and C (pci:v0000AAAA... and so on) and
+# the hold directory's parent
+three_devices() {
+	setup "$spec"
 	for d in A B C; do
 		mkdir -p "$t/sys/devices/pci0000:00/dev$d"
 		echo "MODALIAS=pci:v0000${d}${d}${d}${d}d00000001sv00000000sd00000000bc00sc00i00" \
@@ -289,14 +294,7 @@ t_handover_bound() {
 # nm (a name in a list) and the chain c1 < c2 < c3 (devices A, B, C) for
 # kernel $1
 urgent_setup() {
-	setup "$spec"
-	for d in A B C; do
-		mkdir -p "$t/sys/devices/pci0000:00/dev$d"
-		echo "MODALIAS=pci:v0000${d}${d}${d}${d}d00000001sv00000000sd00000000bc00sc00i00" \
-			>"$t/sys/devices/pci0000:00/dev$d/uevent"
-	done
-	held=$t/run/modprobe.d
-	mkdir -p "$t/run"
+	three_devices
 	printf '%b' "$spec" | "$top/tests/unit/mktree.sh" "$t/root" "$1" >/dev/null
 	echo nm >"$t/list.conf"
 }
