@@ -74,6 +74,11 @@
 #   handover_initrd, handover_booted          "AT_MS HELD,... JOINED,..." from each
 #                                            report ("-": none; empty: that run
 #                                            did not hand over)
+#   late=UNIT START ACTIVE                    the 12 units that became active
+#                                            last (uptime, s)
+#   lmod=NAME START END COMM                  each load after switch-root: when
+#                                            its call began and ended (uptime,
+#                                            s) and whose it was
 #   bmod=NAME START END STATE                 each module of the booted run's
 #                                            report, ms after that run began
 #   kmsg LINE                                 modpreload's kernel-log lines
@@ -110,6 +115,14 @@ kv uptime_settled "$(cut -d' ' -f1 /proc/uptime)"
 for u in modpreload-coldplug modpreload-names systemd-modules-load systemd-udevd systemd-udev-trigger; do
 	kv "unit.$u" "$(systemctl show -p ExecMainStartTimestampMonotonic -p ActiveEnterTimestampMonotonic --value "$u.service" 2>/dev/null | paste -sd' ' -)"
 done
+# what multi-user.target waited for (critical-chain says nothing while the
+# boot is still starting, as it is here): the 12 units that became active
+# last, "ID START ACTIVE" in seconds of uptime
+systemctl show -p Id -p InactiveExitTimestampMonotonic -p ActiveEnterTimestampMonotonic '*' 2>/dev/null |
+	awk -v RS= -F'\n' '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+		if (v["ActiveEnterTimestampMonotonic"] + 0 > 0)
+			printf "%.3f %.3f %s\n", v["ActiveEnterTimestampMonotonic"] / 1e6, v["InactiveExitTimestampMonotonic"] / 1e6, v["Id"] }' |
+	sort -n | tail -n 12 | while read -r a b id; do kv late "$id $b $a"; done
 kv system_state "$(systemctl is-system-running 2>/dev/null)"
 kv failed_units "$(systemctl list-units --failed --plain --no-legend 2>/dev/null | awk '{ printf "%s%s", n++ ? "," : "", $1 }')"
 kv ncpus "$(grep -c '^processor' /proc/cpuinfo)"
@@ -173,6 +186,7 @@ awk '
 		for (i = NF; i > 0; i--) if (index($i, k "=") == 1) return substr($i, length(k) + 2) + 0
 		return 0
 	}
+	function stamp(   i) { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) return substr($i, 1, length($i) - 1) }
 	function comm(t) { sub(/-[0-9]+$/, "", t); gsub(/[^A-Za-z0-9_]/, "_", t); return tolower(t) }
 	function errno(s,    i, c, v) {
 		if (s == "0x0") return 0
@@ -194,6 +208,7 @@ awk '
 		x[p ".by." comm($1)]++
 		if (p == "booted" && $1 ~ /udev/) x["booted.udev_calls"]++
 		inload[$1] = 1; made[$1] = 0; rd[$1] = 0; img[$1] = 0
+		at[$1] = stamp()
 		next
 	}
 	# with the kprobes of the boot (harness/booted/host.sh): mpt_read, a file the
@@ -217,6 +232,9 @@ awk '
 			x[p ".failed_read"] += rd[$1]; x[p ".failed_image"] += img[$1]
 			if (rd[$1] > 0) x[p ".failed_decompressed"]++
 		}
+		# each load after switch-root: when its call began and ended, whose
+		if (p == "booted" && made[$1] != 0)
+			printf "MPT: lmod=%s %s %s %s\n", made[$1], at[$1], stamp(), comm($1)
 		inload[$1] = 0; rd[$1] = 0; img[$1] = 0
 		next
 	}
@@ -231,7 +249,7 @@ awk '
 		for (i = 1; i <= NF; i++) if ($i == "module_load:") break
 		m = $(i + 1)
 		x[p ".loads"]++
-		made[$1] = 1
+		made[$1] = m
 		if (m == "mpt_params") lb = lb (lb == "" ? "" : ",") comm($1)
 		# the name modules-load.d lists and modprobe.d blacklists
 		if (m == "mpt_dia_top") x["boot.loads_blacklisted"]++
