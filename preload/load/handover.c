@@ -312,6 +312,17 @@ static int fill_held(int fd, void *data)
 	return n < 0 || (size_t)n >= sizeof(buf) ? -ENAMETOOLONG : mp_write_full(fd, buf, (size_t)n);
 }
 
+/* PATH is a hold of another run that is alive (the initramfs's, still
+ * loading M after the switch): it stays as it is, that run's to remove,
+ * and its failure that run's to replay; ours would be taken by its end */
+static bool held_elsewhere(const char *path, int *pid)
+{
+	char buf[1024];
+
+	return mp_read_file(path, buf, sizeof(buf), NULL) >= 0 && mp_holder_gone(buf, pid) == 0 &&
+	       *pid != (int)getpid();
+}
+
 static void unhold(struct mp_ctx *ctx, const char *dir)
 {
 	struct mp_plan *p = mp_ctx_plan(ctx);
@@ -334,7 +345,7 @@ int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0)
 	struct mp_handover *ho = mp_ctx_handover(ctx);
 	struct mp_plan *p = mp_ctx_plan(ctx);
 	char path[PATH_MAX];
-	int i, r = 0, n = 0, joined = 0, left = 0;
+	int i, r = 0, n = 0, joined = 0, left = 0, pid;
 
 	/* made even with nothing to hold: udevd watches only the
 	 * configuration directories that were there when it started */
@@ -353,6 +364,11 @@ int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0)
 			continue;
 		}
 		r = mp_holder_path(path, sizeof(path), dir, m->name);
+		if (r == 0 && held_elsewhere(path, &pid)) {
+			mp_log(ctx, MP_LOG_INFO, "%s: held from udev by another run (pid %d), which loads it; "
+			       "its hold is left to it", m->name, pid);
+			continue;
+		}
 		if (r == 0)
 			r = mp_write_atomic(path, "." MP_HELD_PREFIX "new", 0644, fill_held, m->name);
 		m->held = r == 0;

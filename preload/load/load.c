@@ -134,6 +134,13 @@ void mp_load(const struct mp_env *env, const struct mp_job *job, struct mp_load_
 				res->state = MP_LIVE;
 				return;
 			}
+			if (r == -ETIMEDOUT) {
+				/* someone else's init() that has not returned: hung,
+				 * as ours would be, not a failure to replay for */
+				res->state = MP_HUNG;
+				res->err = ETIMEDOUT;
+				return;
+			}
 			if (r != -EAGAIN)
 				goto fail;
 			break;

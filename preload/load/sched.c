@@ -92,6 +92,9 @@ static void log_result(struct mp_ctx *ctx, const struct mp_module *m)
 	if (m->state == MP_FAILED)
 		mp_log(ctx, MP_LOG_INFO, "%s: %s: %s (%s)", m->name,
 		       m->how ? m->how : "open", mp_load_error(m->err), mp_errno_name(m->err));
+	else if (m->state == MP_HUNG)
+		mp_log(ctx, MP_LOG_ERR, "%s: another load of it is still in init() after %.0f s; giving "
+		       "up on it and what depends on it", m->name, (double)(m->t_end - m->t_start) / 1e9);
 	else
 		mp_log(ctx, MP_LOG_DEBUG, "%s: %s in %.1f ms", m->name, mp_state_name(m->state, false),
 		       (double)(m->t_end - m->t_start) / 1e6);

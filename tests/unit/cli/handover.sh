@@ -604,3 +604,25 @@ print(s.recv(512).decode().split("\n")[0], flush=True)' "$t/notify" >"$t/notifie
 	check "the log says the loader died" grep -q "the loader died of signal 9" "$t/err"
 	check "the log names slow" grep -q "the loader that held .*slow (pid $holder)" "$t/err"
 }
+
+# Another run (the initramfs's, still loading slow after the switch) holds
+# slow and its load is coming when ours reaches slow as user's dependency:
+# we wait for it and leave its hold alone, neither written over nor
+# removed at our end (that run's end removes it, and a failure of its load
+# is its to replay), and no device is replayed by us.
+t_handover_held_elsewhere() {
+	handover_setup
+	hold_as slow $$ "$(start_of $$)" "$(this_boot)"
+	before_file=$(cat "$held/modpreload-held-slow.conf")
+	RULES=slow:0:100
+	OTHER=slow:1500:live
+	run_handover -C "$held" -v
+	check "exit 0" eq "$rc" 0
+	wait_report
+	check "slow called once, found coming" eq "$(starts slow)" 1
+	check "slow live, by the other load" eq "$(state slow)" live
+	check "user loaded" eq "$(state user)" loaded
+	check "the other run's hold kept as it was" eq "$(cat "$held/modpreload-held-slow.conf" 2>/dev/null)" "$before_file"
+	check "no device replayed" eq "$(head -c 3 "$t/sys/devices/pci0000:00/devA/uevent")" MOD
+	check "the log says whose it is" grep -q "slow: held from udev by another run (pid $$)" "$t/err"
+}
