@@ -55,7 +55,7 @@ CORE := base/util base/limits base/strmap base/json base/sys base/initstate base
 	parse/cmdline parse/confparse parse/uevent parse/index parse/kstats parse/profile \
 	model/graph \
 	context/log context/env context/moddir context/stale context/ctx \
-	plan/request plan/coldplug plan/modopts plan/plan plan/profile_io \
+	plan/request plan/coldplug plan/modopts plan/plan plan/leave plan/profile_io \
 	load/sched load/pool load/load load/decompress load/outcome load/handover load/gate \
 	report/dupcost report/nodev report/report \
 	run/run

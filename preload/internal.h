@@ -313,6 +313,9 @@ enum mp_blacklist {
 int mp_plan_resolve(struct mp_ctx *ctx, const char *alias, enum mp_source src, bool explicit_name,
 		    enum mp_blacklist bl);
 int mp_request(struct mp_ctx *ctx, const char *name_or_alias, enum mp_source src, enum mp_blacklist bl);
+/* leave.c: what one device alone asks for, with all it needs, skipped
+ * and marked to_udev (--leave-single); how many */
+int mp_plan_leave_single(struct mp_ctx *ctx);
 /* modopts.c: modprobe.d's options for NAME (BASE, libkmod's, which ends
  * with those it read in /proc/cmdline), then the command line's; NULL: none */
 char *mp_modopts_for(struct mp_ctx *ctx, const char *base, const char *name);
@@ -400,6 +403,7 @@ enum mp_problem {
 struct mp_totals {
 	unsigned by_state[MP_HUNG + 1];
 	unsigned no_device;
+	unsigned to_udev; /* of by_state[MP_SKIPPED] */
 	uint64_t dup, dup_deps, bytes_read, bytes_not_read, bytes_not_read_deps;
 	int nwaves;
 };

@@ -97,6 +97,8 @@ struct mp_module {
 	 * the file to ours (6.5+) */
 	bool joined;
 	bool nodev_listed;  /* nodev.c wrote its blacklist line */
+	bool to_udev;       /* leave.c: one device asks for it, udev loads it
+			       once; skipped, excluded, not a problem */
 };
 
 struct mp_plan {

@@ -88,6 +88,8 @@ struct mp_run_args {
 				       whole, a child loading the rest (handover.c) */
 	bool handover_soon;         /* and sooner: what the hand-over waits for
 				       first, a kernel alias joined before 6.5 */
+	bool leave_single;          /* leave to udev what one device alone asks
+				       for (leave.c): the booted system */
 	bool release_stale;         /* only remove the holds of a holder that is
 				       gone and replay their devices' add */
 	const char *names_gate;     /* with handover_soon: locked until the names

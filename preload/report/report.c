@@ -111,6 +111,8 @@ static void json_module(struct mp_json *j, const struct mp_ctx *ctx, const struc
 	mp_json_str(j, "why", m->why);
 	if (m->skip_why)
 		mp_json_str(j, "skipped_because", m->skip_why);
+	if (m->to_udev)
+		mp_json_bool(j, "left_to_udev", true);
 	mp_json_str(j, "how", m->how);
 	mp_json_str(j, "options", m->options);
 	mp_json_u64(j, "size", (uint64_t)m->size);
@@ -316,6 +318,7 @@ int mp_report_json(struct mp_ctx *ctx, int fd)
 	if (env->dry_run)
 		mp_json_u64(&j, mp_state_name(MP_PENDING, true), t.by_state[MP_PENDING]);
 	mp_json_u64(&j, "no_device", t.no_device);
+	mp_json_u64(&j, "left_to_udev", t.to_udev);
 	mp_json_obj_end(&j);
 	json_waves(&j, p, t.nwaves);
 	json_critical(&j, p);
@@ -463,6 +466,25 @@ static void problems(struct mp_ctx *ctx)
 	}
 }
 
+/* One line: what one device each asks for, left to udev (leave.c). */
+static void summary_to_udev(struct mp_ctx *ctx, unsigned n)
+{
+	const struct mp_plan *p = mp_ctx_plan(ctx);
+	char names[400];
+	size_t len = 0;
+	int i;
+
+	if (n == 0)
+		return;
+	names[0] = '\0';
+	for (i = 0; i < p->nmods && len < sizeof(names); i++)
+		if (p->mods[i].to_udev)
+			len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s", len ? ", " : "",
+						p->mods[i].name);
+	mp_log(ctx, MP_LOG_NOTICE, "%u left to udev, one device asking for each (no duplicate to "
+	       "collapse): %s%s", n, names, len >= sizeof(names) ? "..." : "");
+}
+
 /* One line: the profile, and the module whose time moved most from it. */
 static void summary_profile(struct mp_ctx *ctx)
 {
@@ -541,7 +563,8 @@ void mp_report_summary(struct mp_ctx *ctx)
 		       "%u hung (%u of those: no device for a coldplug driver); %d waves in %.1f ms; "
 		       "critical path %.1f ms: %s",
 		       t.by_state[MP_LOADED], t.by_state[MP_LIVE], t.by_state[MP_BUILTIN],
-		       t.by_state[MP_FAILED], t.by_state[MP_SKIPPED], t.by_state[MP_HUNG], t.no_device, t.nwaves,
+		       t.by_state[MP_FAILED], t.by_state[MP_SKIPPED] - t.to_udev, t.by_state[MP_HUNG], t.no_device,
+		       t.nwaves,
 		       (double)res->elapsed / 1e6, (double)cns / 1e6, crit);
 	/* what the first load waited for: the boot waits for it too */
 	mp_log(ctx, MP_LOG_NOTICE, "planned in %.1f ms: context %.1f, requests %.1f, waves %.1f",
@@ -549,6 +572,7 @@ void mp_report_summary(struct mp_ctx *ctx)
 	       (double)(res->planned_req - res->planned_ctx) / 1e6,
 	       (double)(res->planned - res->planned_req) / 1e6);
 
+	summary_to_udev(ctx, t.to_udev);
 	problems(ctx);
 	summary_kstats(ctx);
 	summary_profile(ctx);

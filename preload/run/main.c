@@ -30,7 +30,7 @@ enum {
 	OPT_COLDPLUG = 256, OPT_NO_DEFAULT_CONFIG, OPT_CMDLINE, OPT_WAVES, OPT_SETTLE,
 	OPT_KMSG, OPT_NO_KSTATS, OPT_SYSFS, OPT_NO_FORK, OPT_ORDER, OPT_POOL, OPT_PROFILE,
 	OPT_PROFILE_OUT, OPT_MODULES_LOAD, OPT_NODEV, OPT_LIST_CONFIG,
-	OPT_HANDOVER, OPT_HANDOVER_SOON, OPT_HOLD_DIR, OPT_RELEASE_STALE, OPT_ESTIMATE,
+	OPT_HANDOVER, OPT_HANDOVER_SOON, OPT_LEAVE_SINGLE, OPT_HOLD_DIR, OPT_RELEASE_STALE, OPT_ESTIMATE,
 	OPT_NAMES_GATE, OPT_WAIT_NAMES,
 };
 
@@ -105,6 +105,9 @@ static const struct cli_option options[] = {
 	  "--handover, sooner (the booted system): what it\n"
 	  "waits for loads first, a kernel alias is not\n"
 	  "waited for before 6.5" },
+	{ "leave-single", OPT_LEAVE_SINGLE, -1, NO_HEADING, NULL,
+	  "leave to udev what one device alone asks for,\n"
+	  "with all it needs: no duplicate to collapse" },
 	{ "names-gate", OPT_NAMES_GATE, -1, NO_HEADING, "FILE",
 	  "with --handover-soon: keep FILE locked until\n"
 	  "the names asked for are live, and hand over\n"
@@ -444,6 +447,9 @@ static int set_option(struct cli *c, int key, const char *arg, unsigned v, const
 		break;
 	case OPT_HANDOVER_SOON:
 		a->handover = a->handover_soon = true;
+		break;
+	case OPT_LEAVE_SINGLE:
+		a->leave_single = true;
 		break;
 	case OPT_HOLD_DIR:
 		a->opts.hold_dir = arg;

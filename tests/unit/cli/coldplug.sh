@@ -144,3 +144,33 @@ t_second_level() {
 	check "leaf before leaf2" before leaf leaf2
 	check "rescan requests" eq "$(jq .requests.by_source.uevent "$t/r.json")" 3
 }
+
+# --leave-single (the booted system): what one device alone asks for, with
+# all it needs, is left to udev, which loads it once; what more than one
+# request reaches (a dependency two drivers share and those drivers, a
+# driver of two devices, a CPU's, a name) is ours.
+t_leave_single() {
+	setup 'base\nsolo base alias=platform:solo\nshared\nd1 shared alias=platform:d1\nd2 shared alias=platform:d2\nmulti alias=platform:multi\ncpumod alias=cpu:type:x86,ven*fam*mod*:feature:*0001*\nnamed\n'
+	for d in solo d1 d2 multi; do
+		mkdir -p "$t/sys/devices/platform/$d.0"
+		echo "MODALIAS=platform:$d" >"$t/sys/devices/platform/$d.0/uevent"
+	done
+	mkdir -p "$t/sys/devices/platform/multi.1" "$t/sys/devices/system/cpu/cpu0"
+	echo 'MODALIAS=platform:multi' >"$t/sys/devices/platform/multi.1/uevent"
+	printf 'MODALIAS=cpu:type:x86,ven0000fam0006mod003F:feature:,0000,0001\n' \
+		>"$t/sys/devices/system/cpu/cpu0/uevent"
+	run --coldplug --settle-ms 50 --leave-single named
+	check "exit 0" eq "$rc" 0
+	check "solo and base not called" eq "$(starts solo)$(starts base)" 00
+	check "solo left to udev" eq "$(jq -r '.modules[] | select(.name=="solo") | "\(.state) \(.left_to_udev)"' "$t/r.json")" "skipped true"
+	check "base, what solo needs, too" eq "$(jq -r '.modules[] | select(.name=="base") | .left_to_udev' "$t/r.json")" true
+	for m in shared d1 d2 multi cpumod named; do
+		check "$m ours" eq "$(state "$m")" loaded
+	done
+	check "counts: 2 left to udev" eq "$(jq .counts.left_to_udev "$t/r.json")" 2
+	check "summary: none skipped" grep -q " 0 skipped," "$t/err"
+	check "summary names them" grep -Eq "2 left to udev, one device asking for each .*: (base, solo|solo, base)$" "$t/err"
+	# without the option all are ours
+	run --coldplug --settle-ms 50 named
+	check "without: solo ours" eq "$(starts solo)" 1
+}
