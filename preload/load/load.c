@@ -83,10 +83,43 @@ static int wait_other_load(const struct mp_env *env, const char *name, uint64_t 
 	return -ETIMEDOUT;
 }
 
-static int do_load(const struct mp_env *env, const struct mp_job *job,
+/*
+ * PATH, or after a switch-root the same module under another compression:
+ * the root's tree may keep it otherwise than the image did (mkinitcpio's
+ * MODULES_DECOMPRESS: foo.ko in the image, foo.ko.zst in the root). The
+ * same name in the same directory, with each suffix the kernel's loaders
+ * know; FOUND is what was opened. Still missing: ENOENT, and the module's
+ * devices go back to udev (handover.c), which looks it up in the root's
+ * own index.
+ */
+static int open_module(const struct mp_env *env, const char *path, char *found, size_t size)
+{
+	static const char *const suffixes[] = { "", ".zst", ".xz", ".gz" };
+	const struct mp_format *f = mp_decompress_format(path);
+	size_t base = strlen(path) - (f ? strlen(f->suffix) : 0), i;
+	int fd = mp_open_beneath(env, path);
+
+	snprintf(found, size, "%s", path);
+	if (fd != -ENOENT || base < 3 || strncmp(path + base - 3, ".ko", 3) != 0)
+		return fd;
+	for (i = 0; i < ARRAY_SIZE(suffixes); i++) {
+		int alt;
+
+		if (snprintf(found, size, "%.*s%s", (int)base, path, suffixes[i]) >= (int)size ||
+		    strcmp(found, path) == 0)
+			continue;
+		alt = mp_open_beneath(env, found);
+		if (alt != -ENOENT)
+			return alt;
+	}
+	snprintf(found, size, "%s", path);
+	return -ENOENT;
+}
+
+static int do_load(const struct mp_env *env, const struct mp_job *job, const char *path,
 		   struct mp_load_result *res, int fd)
 {
-	const struct mp_format *f = mp_decompress_format(job->path);
+	const struct mp_format *f = mp_decompress_format(path);
 	const char *opts = job->options ? job->options : "";
 	void *image = NULL;
 	size_t len = 0;
@@ -119,6 +152,7 @@ void mp_load(const struct mp_env *env, const struct mp_job *job, struct mp_load_
 	res->state = MP_FAILED;
 	for (;;) {
 		_cleanup_close_ int fd = -1;
+		char path[PATH_MAX];
 
 		switch (mp_initstate(env->sysfs, job->name)) {
 		case MP_INITSTATE_LIVE:
@@ -155,12 +189,12 @@ void mp_load(const struct mp_env *env, const struct mp_job *job, struct mp_load_
 			return;
 		}
 
-		fd = mp_open_beneath(env, job->path);
+		fd = open_module(env, job->path, path, sizeof(path));
 		if (fd < 0) {
 			r = fd;
 			goto fail;
 		}
-		r = do_load(env, job, res, fd);
+		r = do_load(env, job, path, res, fd);
 		res->read = true;
 		if (r == 0) {
 			res->state = MP_LOADED;

@@ -90,8 +90,8 @@ static int finish(struct sched *s, int idx)
 static void log_result(struct mp_ctx *ctx, const struct mp_module *m)
 {
 	if (m->state == MP_FAILED)
-		mp_log(ctx, MP_LOG_INFO, "%s: %s: %s (%s)", m->name,
-		       m->how ? m->how : "open", mp_load_error(m->err), mp_errno_name(m->err));
+		mp_log(ctx, MP_LOG_INFO, "%s: %s: %s (%s)", m->name, m->how ? m->how : "open",
+		       m->fail_why ? m->fail_why : mp_load_error(m->err), mp_errno_name(m->err));
 	else if (m->state == MP_HUNG)
 		mp_log(ctx, MP_LOG_ERR, "%s: another load of it is still in init() after %.0f s; giving "
 		       "up on it and what depends on it", m->name, (double)(m->t_end - m->t_start) / 1e9);
@@ -112,6 +112,11 @@ static int apply_results(struct sched *s)
 
 		m->state = res->state;
 		m->err = res->err;
+		/* it failed before any load call: its file could not be opened,
+		 * which finit_module's ENOENT (an unknown symbol) is not */
+		if (m->state == MP_FAILED && res->how == NULL && m->fail_why == NULL &&
+		    (m->err == ENOENT || m->err == ENOTDIR))
+			m->fail_why = strdup("its file is not in the module directory (nor with another compression)");
 		if (m->state == MP_SKIPPED) {
 			free(m->skip_why);
 			m->skip_why = strdup("not tried: its time was up before it started");

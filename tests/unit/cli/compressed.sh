@@ -56,3 +56,27 @@ t_bombs_wait() {
 	check "the failed one: ENOMEM" eq "$(jq -r '.modules[] | select(.state=="failed") | .error' "$t/r.json")" ENOMEM
 	check "one call in all" eq "$(calls)" 1
 }
+
+# After a switch-root the root's tree may keep a module with another
+# compression than the image did (mkinitcpio's MODULES_DECOMPRESS: foo.ko
+# in the image, foo.ko.zst in the root): found by its name with the other
+# suffix, loaded once. A file that is not there at all is said to be
+# missing, never an unknown symbol (finit_module's ENOENT).
+t_file_recompressed() {
+	dir=$t/root/lib/modules/1.0/kernel/test
+	setup 'slow\nlate slow\ngone slow\n'
+	RULES=slow:0:1500
+	run -j 2 late gone &
+	runner=$!
+	sleep 0.5
+	zstd -q --rm "$dir/late.ko"
+	rm -f "$dir/gone.ko"
+	wait "$runner"
+	check "late loaded from late.ko.zst" eq "$(state late)" loaded
+	check "late: once, decompressed" eq "$(grep -c ' start late 0 init ' "$t/log")" 1
+	check "gone failed" eq "$(state gone)" failed
+	check "gone: its file is missing, said so" \
+		eq "$(jq -r '.modules[] | select(.name=="gone") | .message' "$t/r.json")" \
+		"its file is not in the module directory (nor with another compression)"
+	check "no unknown symbol said" eq "$(grep -c 'unknown symbol' "$t/err")" 0
+}
