@@ -391,7 +391,10 @@ struct mp_feed {
 	 * caller go: 1 it was, and the feed is closed from then on (udev owns
 	 * new devices); 0 not now; -1 never in this run. NULL: never. */
 	int (*handover)(void *data);
-	void (*tick)(void *data); /* every turn after the hand-over; may be NULL */
+	/* every turn after the hand-over, before and after the results that
+	 * came in are applied; may be NULL */
+	void (*before_results)(void *data);
+	void (*after_results)(void *data);
 };
 int mp_sched_run(struct mp_ctx *ctx, const struct mp_feed *feed);
 

@@ -48,21 +48,25 @@ static int gate_open(const char *path)
 	return fd < 0 ? -errno : fd;
 }
 
+/* a module asked for by name that is not final yet */
+static bool names_left(const struct mp_ctx *ctx)
+{
+	const struct mp_plan *p = mp_ctx_plan_const(ctx);
+	int i;
+
+	for (i = 0; i < p->nmods; i++)
+		if (mp_module_named(&p->mods[i]) && !mp_state_done(p->mods[i].state))
+			return true;
+	return false;
+}
+
 int mp_gate_take(struct mp_ctx *ctx, const char *path)
 {
 	struct mp_handover *ho = mp_ctx_handover(ctx);
 	int fd;
 
-	const struct mp_plan *p = mp_ctx_plan_const(ctx);
-	int i;
-
-	if (ho->gate_fd >= 0)
-		return 0;
 	/* no name to wait for: no gate, and --wait-names finds none */
-	for (i = 0; i < p->nmods; i++)
-		if (mp_module_named(&p->mods[i]) && !mp_state_done(p->mods[i].state))
-			break;
-	if (i == p->nmods)
+	if (ho->gate_fd >= 0 || !names_left(ctx))
 		return 0;
 	fd = gate_open(path);
 	if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) < 0) {
@@ -89,14 +93,9 @@ bool mp_gate_held(const struct mp_ctx *ctx)
 void mp_gate_check(struct mp_ctx *ctx, bool end)
 {
 	struct mp_handover *ho = mp_ctx_handover(ctx);
-	const struct mp_plan *p = mp_ctx_plan_const(ctx);
-	int i;
 
-	if (ho->gate_fd < 0)
+	if (ho->gate_fd < 0 || (!end && names_left(ctx)))
 		return;
-	for (i = 0; i < p->nmods && !end; i++)
-		if (mp_module_named(&p->mods[i]) && !mp_state_done(p->mods[i].state))
-			return;
 	close(ho->gate_fd);
 	ho->gate_fd = -1;
 	mp_log(ctx, MP_LOG_DEBUG, "the names are final: the names gate is open");

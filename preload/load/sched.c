@@ -400,15 +400,13 @@ static int loop(struct sched *s)
 		enum next next = WAIT;
 		uint64_t wait_ns, now;
 
-		/* before results free more loads: those open their files in
-		 * the root that is there now */
-		if (s->handed_over && s->feed.tick)
-			s->feed.tick(s->feed.data);
+		if (s->handed_over && s->feed.before_results)
+			s->feed.before_results(s->feed.data);
 		r = apply_results(s);
 		if (r < 0)
 			break;
-		if (s->handed_over && s->feed.tick)
-			s->feed.tick(s->feed.data);
+		if (s->handed_over && s->feed.after_results)
+			s->feed.after_results(s->feed.data);
 		now = mp_now_ns();
 		wait_ns = check_hung(s, now, &r);
 		if (r < 0)

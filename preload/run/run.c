@@ -205,14 +205,17 @@ static int handover(void *data)
 	return 1;
 }
 
-/* before and after each batch of results: into the new root before they
- * free more loads; the names gate opened once they made the names final */
-static void after_handover(void *data)
+/* into the new root before results free more loads, which open their
+ * files in the root that is there then */
+static void before_results(void *data)
 {
-	struct mp_ctx *ctx = ((struct conductor *)data)->ctx;
+	mp_handover_rejoin(((struct conductor *)data)->ctx);
+}
 
-	mp_handover_rejoin(ctx);
-	mp_gate_check(ctx, false);
+/* the names gate opened once results made the names final */
+static void after_results(void *data)
+{
+	mp_gate_check(((struct conductor *)data)->ctx, false);
 }
 
 static int schedule(struct conductor *c)
@@ -227,7 +230,8 @@ static int schedule(struct conductor *c)
 		feed.more = more_devices;
 	if (handing_over(c)) {
 		feed.handover = handover;
-		feed.tick = after_handover;
+		feed.before_results = before_results;
+		feed.after_results = after_results;
 	}
 	mp_ctx_result(ctx)->planned = mp_now_ns() - mp_ctx_env(ctx)->t0;
 	if (r < 0 || a->opts.dry_run)
