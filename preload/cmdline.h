@@ -22,6 +22,8 @@ struct mp_cmdline {
 	bool nodev_off;        /* modpreload.nodev=0: write no blacklist (nodev.c) */
 	bool handover_off;     /* rd.modpreload.handover=0, modpreload.handover=0:
 				  wait for every init() (handover.c) */
+	bool leave_single_off; /* modpreload.leave_single=0: what one device
+				  asks for is ours too (leave.c) */
 	int jobs;              /* rd.modpreload.jobs=, 0 when unset */
 	unsigned timeout_s;    /* rd.modpreload.timeout=, 0 when unset */
 	char **modules;        /* rd.modpreload.modules=, rd.driver.pre= */

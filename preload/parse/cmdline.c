@@ -236,6 +236,8 @@ static int on_word(void *data, const struct word *w)
 		return off_switch(c, key, value, &c->nodev_off);
 	if (strcmp(key, "rd.modpreload.handover") == 0 || strcmp(key, "modpreload.handover") == 0)
 		return off_switch(c, key, value, &c->handover_off);
+	if (strcmp(key, "modpreload.leave_single") == 0)
+		return off_switch(c, key, value, &c->leave_single_off);
 	if (strcmp(key, "modpreload.enable") == 0)
 		return 0;
 	if (strcmp(key, "rd.modpreload.jobs") == 0) {

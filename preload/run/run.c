@@ -94,7 +94,7 @@ static int gather(struct mp_ctx *ctx, const struct mp_run_args *a)
 		r = mp_request_cmdline(ctx);
 	if (r == 0 && a->opts.coldplug)
 		r = mp_coldplug_scan(ctx, MP_SRC_COLDPLUG);
-	if (r == 0 && a->leave_single)
+	if (r == 0 && a->leave_single && !mp_ctx_cmdline(ctx)->leave_single_off)
 		r = mp_plan_leave_single(ctx) < 0 ? -ENOMEM : 0;
 	return r;
 }

@@ -173,4 +173,11 @@ t_leave_single() {
 	# without the option all are ours
 	run --coldplug --settle-ms 50 named
 	check "without: solo ours" eq "$(starts solo)" 1
+	# nor with modpreload.leave_single=0 on the kernel command line
+	rm -rf "$t/sys/module" && mkdir "$t/sys/module"
+	: >"$t/log"
+	echo 'quiet modpreload.leave_single=0' >"$t/cmdline"
+	run --coldplug --settle-ms 50 --leave-single named
+	check "leave_single=0: solo ours" eq "$(starts solo)" 1
+	check "leave_single=0: none left" eq "$(jq .counts.left_to_udev "$t/r.json")" 0
 }
