@@ -58,6 +58,8 @@ static void header(FILE *out, const struct an_report *r)
 			fprintf(out, "%s %.0f %s", i ? "," : "", r->counts[i], what[i]);
 		if (r->counts[AN_NODEV] > 0)
 			fprintf(out, " (no device: %.0f)", r->counts[AN_NODEV]);
+		if (r->left_to_udev > 0)
+			fprintf(out, " (left to udev, one device each: %.0f)", r->left_to_udev);
 		fputs("\n", out);
 	}
 	fprintf(out, "  %.0f requests, %.0f duplicates collapsed, ", r->requests, r->dups);
