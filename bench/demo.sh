@@ -101,5 +101,19 @@ row "  $kver (modpreload's estimate)" "up to $(mib "$(mpt_num report.dupcost_byt
 echo
 echo "modpreload's own report:"
 mpt_keys summary= "$p" | sed 's/^summary=/  /'
+# the guest's report, kept: what modpreload analyze reads
+grep -a '^MPT: report_b64=' "$p" | cut -d= -f2- | base64 -d >"$work/report.json" 2>/dev/null || :
+if [ -s "$work/report.json" ] && "$top/build/modpreload-analyze" --svg "$work/timeline.svg" "$work/report.json"; then
+	echo
+	echo "modpreload analyze $work/report.json (the guest's report, kept):"
+	"$top/build/modpreload-analyze" "$work/report.json" | sed 's/^/  /'
+	echo
+	echo "Its report: $work/report.json; its timeline: $work/timeline.svg"
+	echo "(open it in a browser; build/modpreload analyze reads the report again)."
+else
+	rm -f "$work/report.json"
+	echo
+	echo "The guest's report did not come back (see $work/modpreload.log)."
+fi
 echo
 echo "Serial logs and results: $work/"
