@@ -100,7 +100,7 @@ bt_rootdisk() {
 	_bt_key=$({
 		echo "$BT_BASE"
 		sha256sum "$DEB_BIN" "$top"/systemd/* "$top/harness/booted/guest/booted-report.sh" \
-			"$top/harness/lib/lib.sh"
+			"$top/harness/booted/guest/kill-holder.sh" "$top/harness/lib/lib.sh"
 		sha256sum "$DEB_TREE/modules.dep"
 		echo "modules-load.d: mpt_params, mpt_dia_top (blacklisted)"
 		echo "slow named: ${BT_SLOW_NAMED_MS:-}"
@@ -146,6 +146,24 @@ ExecStart=/mpt/booted-report.sh
 WantedBy=multi-user.target
 EOT
 	systemctl --root="$_bt_r" enable mpt-report.service >>"$DEB_WORK/setup.log" 2>&1 || return 1
+	# booted-handover-killed's: the holder SIGKILLed at the hand-over
+	# (mpt.kill_holder=NAME; without it the unit does not start)
+	install -m 0755 "$top/harness/booted/guest/kill-holder.sh" "$_bt_r/mpt/kill-holder.sh"
+	cat >"$_bt_r/etc/systemd/system/mpt-kill-holder.service" <<'EOT'
+[Unit]
+Description=booted-handover-killed: SIGKILL the booted run's holder at the hand-over
+DefaultDependencies=no
+After=modpreload-coldplug.service
+ConditionKernelCommandLine=mpt.kill_holder
+
+[Service]
+Type=oneshot
+ExecStart=/mpt/kill-holder.sh
+
+[Install]
+WantedBy=sysinit.target
+EOT
+	systemctl --root="$_bt_r" enable mpt-kill-holder.service >>"$DEB_WORK/setup.log" 2>&1 || return 1
 	# a list for systemd-modules-load, which modpreload takes over (the
 	# directory made, not assumed: kmod ships it on bookworm)
 	mkdir -p "$_bt_r/etc/modules-load.d" "$_bt_r/etc/modprobe.d"
