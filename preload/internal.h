@@ -84,6 +84,9 @@ int mp_holder_line(char *buf, size_t size); /* "# holder: ...\n" for this proces
 /* 1: the holder TEXT names is gone (or, with no holder line, no other
  * modpreload runs); 0: it may be alive; -errno: a holder line unread */
 int mp_holder_gone(const char *text, int *pid);
+/* the hold file at PATH is another live run's (pid in *pid): never ours to
+ * write over or remove */
+int mp_holder_elsewhere(const char *path, int *pid);
 void mp_boot_id(char *buf, size_t size); /* "" when there is none */
 
 /* ====== 2. parse/: readers of what comes from outside ====== */

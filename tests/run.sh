@@ -132,12 +132,15 @@ lint() {
 		# alignment no longer pads the file: it grows byte by byte),
 		# 262,576 with the blacklist per source, the log's C1 escaping
 		# and the hand-over's urgent order, and one 4 KiB page to spare;
-		# 264 KiB since the holds name their holder (266,608 bytes)
+		# 264 KiB since the holds name their holder (266,608 bytes); 268
+		# KiB since the booted run leaves a driver of one device to udev
+		# and a file found with another compression after the switch
+		# (270,888 bytes: bench/results/sizes-2026-12-04b.md)
 		size=$(stat -c %s build/arm64/modpreload)
-		if [ "$size" -le 270336 ]; then
-			echo "PASS: lint/size-arm64 (build/arm64/modpreload is $size bytes, budget 270336)"
+		if [ "$size" -le 274432 ]; then
+			echo "PASS: lint/size-arm64 (build/arm64/modpreload is $size bytes, budget 274432)"
 		else
-			echo "FAIL: lint/size-arm64: build/arm64/modpreload is $size bytes, over 264 KiB"
+			echo "FAIL: lint/size-arm64: build/arm64/modpreload is $size bytes, over 268 KiB"
 		fi
 	fi
 	# one version, the manual pages, the generated tables, the docs' links

@@ -140,3 +140,11 @@ int mp_holder_gone(const char *text, int *pid)
 		return 1;
 	return r == 0 && (zombie || now != start);
 }
+
+int mp_holder_elsewhere(const char *path, int *pid)
+{
+	char buf[1024];
+
+	return mp_read_file(path, buf, sizeof(buf), NULL) >= 0 && mp_holder_gone(buf, pid) == 0 &&
+	       *pid != (int)getpid();
+}

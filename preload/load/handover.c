@@ -266,7 +266,10 @@ static void mark_new(struct mp_ctx *ctx)
  * pool.c). A name the kernel will join (6.5+) need only be under way, and
  * goes first too (1): on trixie mpt_sleep and mpt_params queued 11 s
  * behind the drivers while the hand-over waited for a worker to take them.
- * What only the kernel asks for need not even be under way (may_join).
+ * A name behind the names gate goes first and alone (2), as sysinit.target
+ * waits for it (gate.c): beside the CPU drivers it took 18-23 s under TCG,
+ * alone 1-2 s. What only the kernel asks for need not even be under way
+ * (may_join).
  */
 void mp_handover_mark_urgent(struct mp_ctx *ctx)
 {
@@ -279,8 +282,10 @@ void mp_handover_mark_urgent(struct mp_ctx *ctx)
 			p->mods[i].urgent = 0;
 		else if (must_finish(ctx, &p->mods[i], true))
 			p->mods[i].urgent = 2;
+		else if (mp_module_named(&p->mods[i]))
+			p->mods[i].urgent = mp_gate_held(ctx) ? 2 : 1; /* joined once a worker has it */
 		else
-			p->mods[i].urgent = mp_module_named(&p->mods[i]); /* joined once a worker has it */
+			p->mods[i].urgent = 0;
 }
 
 bool mp_handover_possible(struct mp_ctx *ctx, const char *dir, bool soon)
@@ -310,17 +315,6 @@ static int fill_held(int fd, void *data)
 				 "%sblacklist %s\n", name, holder, name);
 
 	return n < 0 || (size_t)n >= sizeof(buf) ? -ENAMETOOLONG : mp_write_full(fd, buf, (size_t)n);
-}
-
-/* PATH is a hold of another run that is alive (the initramfs's, still
- * loading M after the switch): it stays as it is, that run's to remove,
- * and its failure that run's to replay; ours would be taken by its end */
-static bool held_elsewhere(const char *path, int *pid)
-{
-	char buf[1024];
-
-	return mp_read_file(path, buf, sizeof(buf), NULL) >= 0 && mp_holder_gone(buf, pid) == 0 &&
-	       *pid != (int)getpid();
 }
 
 static void unhold(struct mp_ctx *ctx, const char *dir)
@@ -364,7 +358,9 @@ int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0)
 			continue;
 		}
 		r = mp_holder_path(path, sizeof(path), dir, m->name);
-		if (r == 0 && held_elsewhere(path, &pid)) {
+		/* another live run's (the initramfs's, still loading it after
+		 * the switch): that run's to remove and to replay for */
+		if (r == 0 && mp_holder_elsewhere(path, &pid)) {
 			mp_log(ctx, MP_LOG_INFO, "%s: held from udev by another run (pid %d), which loads it; "
 			       "its hold is left to it", m->name, pid);
 			continue;

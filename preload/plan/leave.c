@@ -72,8 +72,5 @@ int mp_plan_leave_single(struct mp_ctx *ctx)
 		m->skip_why = strdup("left to udev: one device asks for it and for nothing it needs");
 		n++;
 	}
-	if (n > 0)
-		mp_log(ctx, MP_LOG_INFO, "%d module%s left to udev: one device each asks for %s", n,
-		       n == 1 ? "" : "s", n == 1 ? "it" : "them");
-	return n;
+	return n; /* the summary names them */
 }
