@@ -265,6 +265,19 @@ bt_setup() {
 	bt_rootdisk
 }
 
+# bt_case_boot RESULT SMP with|without DEVICES APPEND: a case's boot, with
+# those QEMU devices and that command line added for this boot only; its
+# console log beside RESULT (.serial). A boot that did not finish is a FAIL
+# that says why. Returns bt_boot's status.
+bt_case_boot() {
+	_bt_cd=${BT_DEVICES:-} _bt_ca=${BT_APPEND:-} _bt_crc=0
+	BT_DEVICES=$4 BT_APPEND=$5
+	bt_boot "$1" "${1%.txt}.serial" "$2" "$3" || _bt_crc=$?
+	BT_DEVICES=$_bt_cd BT_APPEND=$_bt_ca
+	[ "$_bt_crc" = 0 ] || fail "$(mpt_boot_why "$_bt_crc" "$1") (see ${1%.txt}.serial)"
+	return "$_bt_crc"
+}
+
 bt_boot() { # RESULT LOG SMP with|without [TIMEOUT]
 	_bt_args="root=/dev/vda rw fsck.mode=skip rd.shell=0 rd.emergency=poweroff trace_buf_size=4M"
 	# big guests under TCG: systemd's job timeouts are not for them

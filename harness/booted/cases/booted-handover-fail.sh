@@ -31,14 +31,11 @@ smp=${MP_BOOTED_FAIL_CPUS:-4}
 bt_setup || fail_all "setup failed (see $DEB_WORK/setup.log and $DEB_WORK/logs/)"
 
 res=$DEB_WORK/logs/handover-fail-$smp.txt
-rc=0
 # udev's debug log: the report shows its skips of the held module (ho.udev)
 # one pci-testdev, so one device's driver: modpreload.leave_single=0 has
 # the booted unit load (and hold) it rather than leave it to udev
-BT_DEVICES=$HO_DEVICE BT_APPEND="$(ho_args "${MP_BOOTED_FAIL_MS:-300000}" -11) udev.log_level=debug modpreload.leave_single=0"
-bt_boot "$res" "$DEB_WORK/logs/handover-fail-$smp.serial" "$smp" with || rc=$?
-BT_DEVICES='' BT_APPEND=''
-[ "$rc" = 0 ] || fail "$(mpt_boot_why "$rc" "$res") (see $DEB_WORK/logs/handover-fail-$smp.serial)"
+bt_case_boot "$res" "$smp" with "$HO_DEVICE" \
+	"$(ho_args "${MP_BOOTED_FAIL_MS:-300000}" -11) udev.log_level=debug modpreload.leave_single=0"
 bt_check_common "$res"
 ho_check_replay "$res" mpt_multi_user booted
 ho_details "booted, failing hand-over, $smp vCPUs" "$res"

@@ -29,11 +29,8 @@ smp=${MP_BOOTED_KILLED_CPUS:-4}
 bt_setup || fail_all "setup failed (see $DEB_WORK/setup.log and $DEB_WORK/logs/)"
 
 res=$DEB_WORK/logs/handover-killed-$smp.txt
-rc=0
-BT_DEVICES="$HO_DEVICE $HO_DEVICE" BT_APPEND="$(ho_args "${MP_BOOTED_KILLED_MS:-300000}") mpt.kill_holder=$HO_MODULE"
-bt_boot "$res" "$DEB_WORK/logs/handover-killed-$smp.serial" "$smp" with || rc=$?
-BT_DEVICES='' BT_APPEND=''
-[ "$rc" = 0 ] || fail "$(mpt_boot_why "$rc" "$res") (see $DEB_WORK/logs/handover-killed-$smp.serial)"
+bt_case_boot "$res" "$smp" with "$HO_DEVICE $HO_DEVICE" \
+	"$(ho_args "${MP_BOOTED_KILLED_MS:-300000}") mpt.kill_holder=$HO_MODULE"
 bt_check_common "$res"
 ho_check "$res" mpt_multi_user
 kmsg() { mpt_keys "kmsg " "$res" | grep -q -- "$1" || fail "no kernel log line: $1"; }
