@@ -40,19 +40,21 @@ CFLAGS_COMMON := -std=gnu11 $(WARN) -D_GNU_SOURCE -Ipreload -DMP_VERSION='"$(VER
 # AArch64's GCC makes them even without -fasynchronous-unwind-tables: 24 KiB
 # of .eh_frame there, ours and the libraries' (scripts/build-libs.sh).
 STATIC_CFLAGS := $(CFLAGS_COMMON) -Os -ffunction-sections -fdata-sections \
-	-fno-asynchronous-unwind-tables -fno-unwind-tables -I$(B)/libs/include
+	-fno-asynchronous-unwind-tables -fno-unwind-tables -I$(B)/libs/include \
+	-DMP_WRAP_FNMATCH
 # No RELRO: in a static musl binary nothing applies it (no dynamic linker;
 # its page stays writable), yet the linker aligns its end to the largest page
 # size, which on AArch64 (64 KiB) padded the file by up to 64 KiB. The
 # segments keep that alignment in memory: 16 and 64 KiB page kernels run it.
 STATIC_LDFLAGS := -static -Wl,--gc-sections -Wl,-z,norelro -s -L$(B)/libs/lib
-STATIC_LIBS := -lkmod -lzstd -llzma -lz -lpthread
+# --wrap=fnmatch: libkmod's alias lookups call base/match.c's fnmatch()
+STATIC_LIBS := -Wl,--wrap=fnmatch -lkmod -lzstd -llzma -lz -lpthread
 
 # the library core: every stage of the pipeline, a folder each, in the order
 # of the stages, which scripts/layers.sh holds and checks this list against (a
 # file calls only its stage and those above)
-CORE := base/util base/limits base/strmap base/json base/sys base/initstate base/holder \
-	parse/cmdline parse/confparse parse/uevent parse/index parse/kstats parse/profile \
+CORE := base/util base/limits base/strmap base/json base/sys base/initstate base/holder base/match \
+	parse/cmdline parse/confparse parse/aliases parse/uevent parse/index parse/kstats parse/profile \
 	model/graph \
 	context/log context/env context/moddir context/stale context/ctx \
 	plan/request plan/coldplug plan/modopts plan/plan plan/leave plan/profile_io \
@@ -135,7 +137,7 @@ $(B)/unit/shim.so: tests/shim/shim.c
 	$(CC) -std=gnu11 -Wall -Wextra -O1 -shared -fPIC -o $@ $< -lpthread
 
 # one test a source file: tests/unit/test_NAME.c tests preload/STAGE/NAME.c
-UNIT_TESTS := util strmap cmdline confparse uevent index graph decompress dupcost kstats json profile handover
+UNIT_TESTS := util strmap match cmdline confparse uevent index graph decompress dupcost kstats json profile handover
 UNIT_BINS := $(UNIT_TESTS:%=$(B)/unit/test_%) $(B)/unit/shim.so \
 	$(B)/asan/modpreload $(B)/tsan/modpreload $(EXTRA_UNIT)
 unit: $(UNIT_BINS)

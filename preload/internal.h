@@ -89,10 +89,27 @@ int mp_holder_gone(const char *text, int *pid);
 int mp_holder_elsewhere(const char *path, int *pid);
 void mp_boot_id(char *buf, size_t size); /* "" when there is none */
 
+/* match.c: fnmatch(), '*' and '?' over ASCII without the C library's;
+ * libkmod's calls in the static binary (--wrap=fnmatch) */
+int mp_fnmatch(const char *pattern, const char *string, int flags);
+
 /* ====== 2. parse/: readers of what comes from outside ====== */
 /* confparse.c: modules-load.d syntax */
 typedef int (*mp_conf_cb)(void *data, const char *name, unsigned line);
 int mp_conf_parse(const char *buf, size_t len, mp_conf_cb cb, void *data);
+
+/* aliases.c: depmod's modules.alias text, read in place; FN gets each
+ * line's PATTERN whose NAME is one WANT maps (to IDX); the filter, made of
+ * WANT's names, passes over most lines unread */
+struct mp_alias_filter {
+	uint64_t bits[16];
+};
+struct kmod_ctx;
+int mp_aliases_map(struct kmod_ctx *kmod, const char *path, void **map, size_t *len);
+void mp_alias_filter_add(struct mp_alias_filter *f, const char *name);
+typedef int (*mp_alias_fn)(void *data, const char *alias, int idx);
+int mp_aliases_each(const char *buf, size_t len, const struct mp_strmap *want,
+		    const struct mp_alias_filter *f, mp_alias_fn fn, void *data);
 
 /* uevent.c */
 int mp_uevent_modalias(const char *buf, size_t len, char *out, size_t outsz);
@@ -105,6 +122,7 @@ int mp_uevent_listen(void);
 int mp_index_check_buf(const void *buf, size_t len);
 int mp_index_check(const char *path);
 int mp_index_check_map(const char *path, void **map, size_t *len);
+int mp_index_check_head(const char *path); /* magic, version, root: 12 bytes */
 const char *mp_index_lookup(const void *buf, size_t len, const char *key);
 
 /* kstats.c */
@@ -271,6 +289,8 @@ struct mp_result *mp_ctx_result(struct mp_ctx *ctx);
 const struct mp_result *mp_ctx_result_const(const struct mp_ctx *ctx);
 char *mp_moddir_real_path(const struct mp_ctx *ctx, const char *path);
 int mp_moddir_reopen(struct mp_ctx *ctx);
+/* before a "symbol:" lookup: 0 when modules.symbols.bin is whole */
+int mp_moddir_symbols(struct mp_ctx *ctx);
 void mp_log(struct mp_ctx *ctx, int prio, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void mp_logv(struct mp_ctx *ctx, int prio, const char *fmt, va_list ap);

@@ -29,6 +29,9 @@ struct mp_ctx {
 	 * whose file is gone without telling its caller (plan.c) */
 	void *depbin;
 	size_t depbin_len;
+	/* modules.symbols.bin past its header: 0 not yet checked, 1 good,
+	 * -errno bad (mp_moddir_symbols) */
+	int symbols_state;
 };
 
 /* env.c: the options and the kernel command line, resolved into the env */

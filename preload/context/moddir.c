@@ -20,6 +20,12 @@ static const char *const indexes[] = {
 	"modules.dep.bin", "modules.alias.bin", "modules.symbols.bin",
 	"modules.builtin.bin", "modules.builtin.alias.bin",
 };
+/* libkmod reads modules.symbols.bin for "symbol:" names alone, which no
+ * device asks for: its header is checked with the others (libkmod reads it
+ * when it maps them), the rest of it before the first such lookup
+ * (mp_moddir_symbols). It was a quarter of the bytes checked at every
+ * start, on the booted system before udevd may start. */
+#define SYMBOLS 2
 
 static void kmod_log(void *data, int prio, const char *file, int line,
 		     const char *fn, const char *fmt, va_list ap)
@@ -179,10 +185,17 @@ static int check_indexes(struct mp_ctx *ctx, size_t from, size_t end, unsigned *
 		 * leaves it empty when there is nothing to put in it */
 		if (i == ARRAY_SIZE(indexes) - 1 && (stat(path, &st) < 0 || st.st_size == 0))
 			continue;
-		r = i == 0 ? mp_index_check_map(path, &ctx->depbin, &ctx->depbin_len)
-			   : mp_index_check(path);
+		if (i == 0)
+			r = mp_index_check_map(path, &ctx->depbin, &ctx->depbin_len);
+		else if (i == SYMBOLS)
+			r = mp_index_check_head(path);
+		else
+			r = mp_index_check(path);
 		if (r == 0)
 			continue;
+		/* set aside: libkmod reads an empty one in its place */
+		if (i == SYMBOLS)
+			ctx->symbols_state = 1;
 		*bad |= 1u << i;
 		if (i == 0) {
 			mp_log(ctx, MP_LOG_ERR, "%s: %s (%s)%s%s", path, index_problem(r), mp_errno_name(-r),
@@ -193,6 +206,23 @@ static int check_indexes(struct mp_ctx *ctx, size_t from, size_t end, unsigned *
 			index_problem(r), mp_errno_name(-r));
 	}
 	return 0;
+}
+
+int mp_moddir_symbols(struct mp_ctx *ctx)
+{
+	char path[PATH_MAX + 64];
+
+	if (ctx->symbols_state != 0)
+		return ctx->symbols_state < 0 ? ctx->symbols_state : 0;
+	snprintf(path, sizeof(path), "%s/%s", ctx->env.moddir, indexes[SYMBOLS]);
+	ctx->symbols_state = mp_index_check(path);
+	if (ctx->symbols_state == 0) {
+		ctx->symbols_state = 1;
+		return 0;
+	}
+	mp_warn(ctx, "%s: %s (%s): lookups through it will find nothing", path,
+		index_problem(ctx->symbols_state), mp_errno_name(-ctx->symbols_state));
+	return ctx->symbols_state;
 }
 
 /* What depmod writes for an index with nothing in it: lookups find nothing. */

@@ -101,32 +101,21 @@ static bool legacy_name(const char *a)
 	return p != a;
 }
 
-/*
- * The alias index as text, "alias PATTERN NAME" lines: depmod's
- * modules.alias, or where an image keeps only the binary indexes
- * (mkinitcpio removes the text ones) libkmod's dump of modules.alias.bin,
- * which is the same list.
- */
-static int read_aliases(struct mp_ctx *ctx, const char *path, char **buf, size_t *len)
+static int mark_alias(void *data, const char *alias, int idx)
 {
-	_cleanup_close_ int mem = -1;
-	int r = mp_read_file_alloc(path, 64u << 20, buf, len);
+	struct mp_module *m = &mp_ctx_plan(data)->mods[idx];
 
-	if (r != -ENOENT)
-		return r;
-	mem = memfd_create("modpreload-aliases", MFD_CLOEXEC);
-	if (mem < 0)
-		return -ENOENT;
-	r = kmod_dump_index(mp_ctx_kmod(ctx), KMOD_INDEX_MODULES_ALIAS, mem);
-	if (r < 0 || lseek(mem, 0, SEEK_SET) < 0)
-		return -ENOENT;
-	return mp_read_fd_alloc(mem, 64u << 20, buf, len);
+	if (mp_handover_device_alias(alias))
+		m->udev_alias = true;
+	else if (!legacy_name(alias))
+		m->holdable = 2;
+	return 0;
 }
 
 /*
  * Marks the modules not final yet that only device aliases lead to, and
  * those a device alias leads to at all (udev may ask for them), from the
- * alias index (read_aliases): read at the first look, and again only when
+ * alias index (mp_aliases_map): read at the first look, and again only when
  * modules were planned after it, for those. Without it, none is holdable
  * and each may be udev's (the run waits, as it did before).
  */
@@ -134,13 +123,14 @@ static void mark_holdable(struct mp_ctx *ctx)
 {
 	struct mp_plan *p = mp_ctx_plan(ctx);
 	_cleanup_(mp_strmap_freep) struct mp_strmap *want = mp_strmap_new();
-	_cleanup_free_ char *buf = NULL;
-	char path[PATH_MAX + 32], *line, *next;
-	size_t len;
-	int i, idx, r;
+	struct mp_alias_filter filter = { 0 };
+	char path[PATH_MAX + 32];
+	void *map = NULL;
+	size_t len = 0;
+	int i, r;
 
 	snprintf(path, sizeof(path), "%s/modules.alias", mp_ctx_env(ctx)->moddir);
-	r = want ? read_aliases(ctx, path, &buf, &len) : -ENOMEM;
+	r = want ? mp_aliases_map(mp_ctx_kmod(ctx), path, &map, &len) : -ENOMEM;
 	for (i = 0; i < p->nmods; i++) {
 		struct mp_module *m = &p->mods[i];
 
@@ -148,30 +138,18 @@ static void mark_holdable(struct mp_ctx *ctx)
 			continue;
 		m->holdable = r < 0 || m->path == NULL || mp_module_named(m) ? 2 : 1;
 		m->udev_alias = r < 0 || m->path == NULL;
-		if (!m->udev_alias && mp_strmap_put(want, m->name, i) < 0)
+		if (m->udev_alias)
+			continue;
+		if (mp_strmap_put(want, m->name, i) < 0)
 			m->holdable = 2, m->udev_alias = true;
+		else
+			mp_alias_filter_add(&filter, m->name);
 	}
 	if (r < 0)
 		mp_log(ctx, MP_LOG_INFO, "%s: %s; waiting for every init()", path, mp_errno_name(-r));
-	for (line = buf; r >= 0 && line && *line; line = next) {
-		char *alias, *name, norm[256];
-
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		if (strncmp(line, "alias ", 6) != 0)
-			continue;
-		alias = line + 6;
-		name = strchr(alias, ' ');
-		if (name == NULL)
-			continue;
-		*name++ = '\0';
-		if (mp_normalize_name(name, norm, sizeof(norm)) < 0 || mp_strmap_get(want, norm, &idx) < 0)
-			continue;
-		if (mp_handover_device_alias(alias))
-			p->mods[idx].udev_alias = true;
-		else if (!legacy_name(alias))
-			p->mods[idx].holdable = 2;
+	else if (map) {
+		(void)mp_aliases_each(map, len, want, &filter, mark_alias, ctx);
+		munmap(map, len);
 	}
 	for (i = 0; i < p->nmods; i++)
 		if (p->mods[i].holdable == 2 && !mp_state_done(p->mods[i].state))

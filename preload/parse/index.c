@@ -55,18 +55,31 @@ static int u32_at(const struct reader *r, size_t off, uint32_t *v)
 	return 0;
 }
 
-/* Offset just past the NUL of the string at off. */
+/* Offset just past the NUL of the string at off. Eight bytes at a time
+ * until a word has a zero byte, then that word a byte at a time: most
+ * strings are a node's prefix of a few characters, where memchr()'s setup
+ * cost more than the scan (a third of the booted run's instructions went
+ * to this check of 2.7 MB of indexes). */
 static int skip_str(const struct reader *r, size_t off, size_t *end)
 {
-	const unsigned char *nul;
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	const unsigned char *p, *stop = r->buf + r->len;
 
 	if (off >= r->len)
 		return -EBADMSG;
-	nul = memchr(r->buf + off, '\0', r->len - off);
-	if (nul == NULL)
-		return -EBADMSG;
-	*end = (size_t)(nul - r->buf) + 1;
-	return 0;
+	for (p = r->buf + off; stop - p >= 8; p += 8) {
+		uint64_t w;
+
+		memcpy(&w, p, sizeof(w));
+		if ((w - ones) & ~w & highs)
+			break;
+	}
+	for (; p < stop; p++)
+		if (*p == '\0') {
+			*end = (size_t)(p - r->buf) + 1;
+			return 0;
+		}
+	return -EBADMSG;
 }
 
 static int check_node(const struct reader *r, struct pending cur, struct pending *stack,
@@ -191,6 +204,22 @@ int mp_index_check_map(const char *path, void **map, size_t *len)
 		munmap(p, (size_t)st.st_size);
 	}
 	return e;
+}
+
+/* The header alone: what libkmod reads when it maps the file. */
+int mp_index_check_head(const char *path)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	unsigned char head[12];
+	struct stat st;
+
+	if (fd < 0 || fstat(fd, &st) < 0)
+		return -errno;
+	if (st.st_size < 12 || pread(fd, head, sizeof(head), 0) != (ssize_t)sizeof(head))
+		return -EBADMSG;
+	if (be32(head) != INDEX_MAGIC || (be32(head + 8) & NODE_MASK) > (uint64_t)st.st_size)
+		return -EBADMSG;
+	return be32(head + 4) >> 16 != INDEX_VERSION_MAJOR ? -EPROTO : 0;
 }
 
 int mp_index_check(const char *path)

@@ -499,7 +499,11 @@ int mp_plan_resolve(struct mp_ctx *ctx, const char *alias, enum mp_source src, b
 	r = new_lookup(ctx, rs->lookups[bl], key, &lk);
 	if (r < 0)
 		goto out;
-	r = kmod_module_new_from_lookup(kmod, key, &list);
+	/* a bad modules.symbols.bin is libkmod's to read past, not ours */
+	if (strncmp(key, "symbol:", 7) == 0 && mp_moddir_symbols(ctx) < 0)
+		r = 0;
+	else
+		r = kmod_module_new_from_lookup(kmod, key, &list);
 	if (r < 0)
 		mp_warn(ctx, "%s: lookup failed (%s)", alias, mp_errno_name(-r));
 	if (list && kmod_module_apply_filter(kmod, KMOD_FILTER_BLACKLIST, list, &allowed) < 0) {

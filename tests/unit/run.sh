@@ -62,6 +62,7 @@ fi
 "$b/unit/test_graph" || echo "FAIL: graph (exit $?)"
 "$b/unit/test_util" || echo "FAIL: util (exit $?)"
 "$b/unit/test_strmap" || echo "FAIL: strmap (exit $?)"
+"$b/unit/test_match" || echo "FAIL: match (exit $?)"
 "$b/unit/test_cmdline" || echo "FAIL: cmdline (exit $?)"
 "$b/unit/test_confparse" || echo "FAIL: confparse (exit $?)"
 "$b/unit/test_uevent" || echo "FAIL: uevent (exit $?)"
@@ -80,4 +81,18 @@ MP_SUITE=hooks "$top/tests/unit/hooks.sh"
 # each source of names against kmod's modprobe with its loader's flags, on
 # Debian's real module tree (skipped without one in the test cache)
 MP_BIN=$b/asan/modpreload MP_SUITE=plan-diff "$top/tests/unit/plan-diff.sh" || :
+# the shipped binary, whose libkmod calls base/match.c's fnmatch()
+# (--wrap=fnmatch): the same comparison, then depmod's '*', '?' and a
+# bracket (which it leaves to musl's) on a fake tree
+MP_BIN=$b/modpreload MP_SUITE=plan-diff-static "$top/tests/unit/plan-diff.sh" || :
+printf 'a alias=foo:a[bc]*\nb alias=bar:x?y*\nc alias=baz:*q\n' | "$top/tests/unit/mktree.sh" "$tmp/ft" 1.0
+mkdir -p "$tmp/ft-sys/devices"
+"$b/modpreload" -n -d "$tmp/ft" -S 1.0 --sysfs "$tmp/ft-sys" --cmdline "" --no-default-config \
+	-C "$tmp/ft/etc/modprobe.d" -r "$tmp/ft.json" foo:ab1 bar:xzy2 baz:wq foo:ad 2>/dev/null
+got=$(jq -r '[.modules[].name] + .requests.missing_names | join(" ")' "$tmp/ft.json" 2>/dev/null)
+if [ "$got" = "a b c foo:ad" ]; then
+	echo "PASS: static/fnmatch (a[bc]*, x?y*, *q matched; foo:ad not)"
+else
+	echo "FAIL: static/fnmatch: got '$got', want 'a b c foo:ad'"
+fi
 "$top/tests/unit/cache.sh"

@@ -104,6 +104,26 @@ t_bad_index() {
 	check "no module dir: exit 3" eq "$rc" 3
 }
 
+# A corrupt modules.symbols.bin past its header: libkmod reads it for
+# "symbol:" names alone, so it is checked before the first of them. A run
+# without one loads as usual and says nothing of it; with one, it warns,
+# finds nothing for that name, and loads the rest.
+t_bad_symbols() {
+	setup 'a\nb a\nc\n'
+	sy=$t/root/lib/modules/1.0/modules.symbols.bin
+	head -c $(($(stat -c %s "$sy") - 3)) "$sy" >"$sy.cut" && mv "$sy.cut" "$sy"
+	run b
+	check "no symbol: name: b loaded" live b
+	check "no symbol: name: no word of it" eq "$(grep -c symbols.bin "$t/err")" 0
+	run symbol:sym_a c
+	check "symbol: name: warned" grep -q "modules.symbols.bin: corrupt (EBADMSG): lookups through it will find nothing" "$t/err"
+	check "symbol: name: not found" grep -q "not found: symbol:sym_a" "$t/err"
+	check "symbol: name: c still loads" live c
+	setup 'a\nb a\n'
+	run symbol:sym_a
+	check "whole index: symbol:sym_a is a" live a
+}
+
 # A corrupt index is set aside in a directory of libkmod's own (under
 # TMPDIR here, /run at boot); nothing of it is left behind, even while
 # the loader still hangs in an init() (at boot, /run moves on to the
