@@ -71,6 +71,10 @@ struct an_report {
 	double chain_ms;
 	bool handover;
 	double handover_ms, replayed;
+	/* written by a unit's main process after its loader died: the signal
+	 * (0: none known), the devices asked for again; stale_holds, released */
+	bool loader_died;
+	double died_signal, died_replayed, stale_holds;
 	bool has_dupcost;
 	double dupcost_bytes, dupcost_dups;
 	const char *dupcost_model;

@@ -264,6 +264,13 @@ int an_report_read(struct an_report *r, const struct an_json *j)
 		r->dupcost_dups = num(j, v, "duplicates", 0);
 		r->dupcost_model = str(j, v, "model");
 	}
+	v = an_json_get(j, top, "loader_died");
+	if (v && v->type == AN_JOBJ) {
+		r->loader_died = true;
+		r->died_signal = num(j, v, "signal", 0);
+		r->died_replayed = num(j, v, "replayed", 0);
+	}
+	r->stale_holds = count(j, an_json_get(j, top, "stale_holds"));
 	if (r->elapsed_ms > r->end_ms)
 		r->end_ms = r->elapsed_ms;
 	return 0;

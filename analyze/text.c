@@ -265,11 +265,28 @@ static void warnings(FILE *out, const struct an_report *r)
 	}
 }
 
+/* A report the unit's main process wrote after its loader died: it tells
+ * what was released, not what was loaded. */
+static bool loader_died(FILE *out, const struct an_report *r)
+{
+	if (!r->loader_died)
+		return false;
+	fputs("\nThe loader died after the hand-over", out);
+	if (r->died_signal >= 1 && r->died_signal <= 64)
+		fprintf(out, " (signal %.0f)", r->died_signal);
+	fprintf(out, ".\n  holds released: %.0f, devices asked for again (for udev): %.0f\n"
+		"  What it had loaded is in the kernel (/proc/modules) and its log, not here.\n",
+		r->stale_holds, r->died_replayed);
+	return true;
+}
+
 int an_text(FILE *out, const struct an_report *r)
 {
 	int e;
 
 	header(out, r);
+	if (loader_died(out, r))
+		return 0;
 	if (!r->dry_run) {
 		e = blame(out, r);
 		if (e < 0)

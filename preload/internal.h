@@ -250,6 +250,9 @@ struct mp_result {
 		int pid; /* 0: a hold file without a holder line */
 	} *stale;
 	int nstale, capstale;
+	/* a unit's main process whose loader died after the hand-over
+	 * (run.c): the signal it died of, -1 for none; 0: it did not */
+	int loader_died;
 };
 
 /* plan.c's own: libkmod and what it has resolved so far. */

@@ -543,7 +543,7 @@ void mp_handover_replay_stale(struct mp_ctx *ctx)
 		return;
 	for (i = 0; i < res->nstale; i++)
 		names[i] = res->stale[i].name;
-	n = replay(ctx, names, res->nstale);
+	n = mp_ctx_result(ctx)->replayed = replay(ctx, names, res->nstale);
 	mp_log(ctx, MP_LOG_NOTICE, "udev was asked again for %u device%s that wanted what the loader "
 	       "that is gone held", n, n == 1 ? "" : "s");
 }

@@ -265,6 +265,24 @@ static void json_stale(struct mp_json *j, const struct mp_result *res)
 	mp_json_arr_end(j);
 }
 
+/* Written by a unit's main process when its loader died after the
+ * hand-over: what it loaded is in the kernel, not here; its holds are
+ * stale_holds, and their devices were asked for again. */
+static void json_loader_died(struct mp_json *j, const struct mp_result *res)
+{
+	if (res->loader_died == 0) {
+		mp_json_null(j, "loader_died");
+		return;
+	}
+	mp_json_obj_begin(j, "loader_died");
+	if (res->loader_died > 0)
+		mp_json_i64(j, "signal", res->loader_died);
+	else
+		mp_json_null(j, "signal");
+	mp_json_u64(j, "replayed", res->replayed);
+	mp_json_obj_end(j);
+}
+
 int mp_report_json(struct mp_ctx *ctx, int fd)
 {
 	const struct mp_plan *p = mp_ctx_plan(ctx);
@@ -292,6 +310,7 @@ int mp_report_json(struct mp_ctx *ctx, int fd)
 	json_planned(&j, mp_ctx_result(ctx));
 	json_handover(&j, ctx);
 	json_stale(&j, mp_ctx_result(ctx));
+	json_loader_died(&j, mp_ctx_result(ctx));
 	json_requests(&j, p);
 	mp_json_u64(&j, "unique", (uint64_t)p->nmods);
 	mp_json_u64(&j, "duplicates_collapsed", t.dup);

@@ -353,16 +353,19 @@ static int run_here(const struct mp_run_args *a, int status_fd)
  * hand-over (SIGKILL: the OOM killer, a crash): the holds of a holder that
  * is gone go when the context is made (stale.c), and the devices that
  * wanted those modules are asked for again, for udev to load them. Nothing
- * is loaded here. The report only when asked for (--release-stale -r): a
- * dead child's report path is not for one of nothing loaded.
+ * is loaded here. The report: --release-stale's when asked for (-r); the
+ * dead loader's, at its path, saying that it died (DIED: the signal, -1
+ * for none) and what was released, so that the boot's report is not
+ * missing, nor the last boot's taken for this one's.
  */
-static int release_here(const struct mp_run_args *a, const char *report)
+static int release_here(const struct mp_run_args *a, const char *report, int died)
 {
 	struct mp_ctx *ctx = NULL;
 
 	(void)mp_ctx_new(&a->opts, a->log, a->log_data, &ctx);
 	if (ctx == NULL)
 		return MP_EXIT_NOTHING;
+	mp_ctx_result(ctx)->loader_died = died;
 	if (!mp_ctx_result(ctx)->fatal)
 		mp_handover_replay_stale(ctx);
 	if (report)
@@ -428,8 +431,8 @@ static ssize_t read_status(int fd, unsigned char *b, uint64_t deadline)
  * MP_EXIT_OK when the child let us go before it (MP_STATUS_HANDOVER). A
  * systemd service's main process is let go by READY=1 (*notified) and
  * stays until the end, so that the unit says what runs. *died: the child
- * ended without a status. */
-static int wait_child(const struct mp_run_args *a, int fd, pid_t pid, bool *notified, bool *died)
+ * ended without a status, of that signal (-1: none). */
+static int wait_child(const struct mp_run_args *a, int fd, pid_t pid, bool *notified, int *died)
 {
 	uint64_t deadline = a->opts.deadline_ms ? mp_now_ns() + a->opts.deadline_ms * 1000000ull : 0;
 	unsigned char b;
@@ -465,9 +468,9 @@ static int wait_child(const struct mp_run_args *a, int fd, pid_t pid, bool *noti
 		(void)waitpid(pid, NULL, WNOHANG);
 		return b;
 	}
-	*died = true;
+	*died = -1;
 	if (waitpid(pid, &status, 0) == pid && WIFSIGNALED(status)) {
-		int sig = WTERMSIG(status);
+		int sig = *died = WTERMSIG(status);
 
 		/* libkmod reads the indexes through a mapping: a bad one faults */
 		log_to(a, MP_LOG_ERR, "the loader died of signal %d (%s)%s", sig, strsignal(sig),
@@ -494,15 +497,15 @@ static int wait_names(const struct mp_run_args *a)
 
 int mp_run(const struct mp_run_args *a)
 {
-	bool notified = false, died = false;
-	int fds[2], status;
+	bool notified = false;
+	int fds[2], status, died = 0;
 	unsigned char b;
 	pid_t pid;
 
 	if (a->wait_names)
 		return wait_names(a);
 	if (a->release_stale)
-		return release_here(a, a->report_path);
+		return release_here(a, a->report_path, 0);
 	if (!a->fork_guard)
 		return run_here(a, -1);
 	if (pipe2(fds, O_CLOEXEC) < 0)
@@ -531,7 +534,7 @@ int mp_run(const struct mp_run_args *a)
 	/* killed after the hand-over, the child removed none of its holds:
 	 * a unit's main process outlives it (reaped: no longer a holder) */
 	if (notified && died)
-		(void)release_here(a, NULL);
+		(void)release_here(a, a->report_path, died);
 	/* a notify service that was not let go early is started now */
 	if (!notified)
 		(void)mp_notify_ready(status == MP_EXIT_OK ? "done" : "done, with problems: see the log");

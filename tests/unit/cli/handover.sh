@@ -604,6 +604,16 @@ print(s.recv(512).decode().split("\n")[0], flush=True)' "$t/notify" >"$t/notifie
 	check "slow's device: add replayed" eq "$(head -c 3 "$t/sys/devices/pci0000:00/devA/uevent")" add
 	check "the log says the loader died" grep -q "the loader died of signal 9" "$t/err"
 	check "the log names slow" grep -q "the loader that held .*slow (pid $holder)" "$t/err"
+	# the dead loader wrote no report: its main process writes one at its
+	# path, saying so (not the last boot's left there, nor none)
+	check "report: the loader died of SIGKILL" eq "$(jq '.loader_died.signal' "$t/r.json")" 9
+	check "report: slow's hold released" eq "$(jq -c '[.stale_holds[].module] | index("slow") != null' "$t/r.json")" true
+	n=$(sed -n 's/.*udev was asked again for \([0-9]*\) device.*/\1/p' "$t/err")
+	check "report: the devices replayed, as the log says" eq "$(jq '.loader_died.replayed' "$t/r.json")" "${n:-none}"
+	check "report: this boot's" eq "$(jq -r .boot_id "$t/r.json")" "$(cat /proc/sys/kernel/random/boot_id)"
+	analyze "$t/r.json"
+	check "analyze says so" grep -q "^The loader died after the hand-over (signal 9)\.$" "$t/an.out"
+	check "analyze: what was released" grep -q "^  holds released: [1-9][0-9]*, devices asked for again (for udev): $n$" "$t/an.out"
 }
 
 # Another run (the initramfs's, still loading slow after the switch) holds
