@@ -16,7 +16,8 @@
 # file and no modpreload left at the end; the kernel log has the kill,
 # the loader's death and the removed hold; what it held and had not
 # loaded yet (kvm, the CPU drivers) has its devices' add replayed for
-# udev. About 2 minutes.
+# udev; the booted report, written by the unit's main process, says the
+# loader died of SIGKILL. About 2 minutes.
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 # shellcheck source=harness/booted/host.sh
@@ -39,5 +40,8 @@ kmsg "the loader died of signal 9"
 kmsg "the loader that held .*$HO_MODULE (pid [0-9]*).* from udev is gone"
 # what it held and had not loaded yet went back to udev: the devices' add
 kmsg "udev was asked again for [0-9]* devices* that wanted what the loader that is gone held"
+# the report at the loader's path is its main process's, saying it died
+died=$(mpt_get loader_died_booted "$res")
+[ "$died" = 9 ] || fail "the booted report's loader_died: got '$died', want 9 (SIGKILL)"
 ho_details "booted, holder killed at the hand-over, $smp vCPUs" "$res"
 verdict "$name/${smp}cpu" "$(ho_summary "$res"); holder killed, its hold gone, no second load"

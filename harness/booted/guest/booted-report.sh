@@ -79,6 +79,9 @@
 #   lmod=NAME START END COMM                  each load after switch-root: when
 #                                            its call began and ended (uptime,
 #                                            s) and whose it was
+#   loader_died_booted=SIGNAL                 the booted report's loader_died
+#                                            ("-": null; its unit's main
+#                                            process wrote it, the loader dead)
 #   bmod=NAME START END STATE                 each module of the booted run's
 #                                            report, ms after that run began
 #   kmsg LINE                                 modpreload's kernel-log lines
@@ -156,6 +159,9 @@ handover() { # REPORT: "AT_MS HELD,HELD JOINED,JOINED"
 }
 kv handover_initrd "$(handover "$initrd_report")"
 kv handover_booted "$(handover /run/modpreload/booted.json)"
+kv loader_died_booted "$(awk '/^  "loader_died": null/ { print "-"; exit }
+	/^  "loader_died": \{/ { d = 1 } d && /"signal"/ { s = $2; gsub(/,/, "", s); print s; exit }' \
+	/run/modpreload/booted.json 2>/dev/null)"
 # the booted run's modules: "NAME START_MS END_MS STATE" (ms after it
 # started), and what it said in the kernel log: what held the hand-over
 awk '/^      "name": "/ { n = $2; gsub(/[",]/, "", n) }
