@@ -73,15 +73,19 @@ trixie-itools) BT_TAG=-trixie-itools DEB_KERNEL=trixie DEB_COMPRESS=xz BT_SUITE=
 # trixie, the image made by the current dracut-ng release (the one Debian
 # sid carries, built from its source by harness/lib/dracutng.sh)
 trixie-ng) BT_TAG=-trixie-ng DEB_KERNEL=trixie DEB_COMPRESS=xz BT_SUITE=trixie BT_GEN=dracut-ng ;;
-*) echo "harness/booted/host.sh: BT_SUITE is bookworm, trixie, trixie-itools, trixie-ng or sid, not '$BT_SUITE'" >&2; exit 2 ;;
+# bookworm, its image holding the slow device's driver too, with a pre-pivot
+# hook that kills the initramfs's holder (booted-initrd-holder-killed)
+bookworm-slowinitrd) BT_TAG=-slowinitrd BT_SUITE=bookworm BT_GEN=dracut BT_SLOW_INITRD=1 ;;
+*) echo "harness/booted/host.sh: BT_SUITE is bookworm, bookworm-slowinitrd, trixie, trixie-itools, trixie-ng or sid, not '$BT_SUITE'" >&2; exit 2 ;;
 esac
 # BT_GEN, who makes the image (the suite's, never the environment's): the
 # host's dracut 059 (dracut), dracut-ng (dracut-ng) or the root's own
 # initramfs-tools (itools)
 BT_WORK=$top/build/vm/booted$BT_TAG
 DEB_WORK=$BT_WORK
-# the slow device's driver only on the root (see above)
-DEB_MPT=$(echo " $DEB_MPT " | sed 's/ mpt_slowpci / /; s/^ //; s/ $//')
+# the slow device's driver only on the root (see above), but in
+# bookworm-slowinitrd's image
+[ -n "${BT_SLOW_INITRD:-}" ] || DEB_MPT=$(echo " $DEB_MPT " | sed 's/ mpt_slowpci / /; s/^ //; s/ $//')
 BT_PKGS=systemd-sysv,udev,kmod
 # zstd: initramfs-tools' default compression since 0.141
 [ "$BT_GEN" != itools ] || BT_PKGS=$BT_PKGS,initramfs-tools,busybox,zstd
@@ -258,6 +262,11 @@ bt_setup() {
 	_bt_mark=$DEB_WORK/marker-$(sha256sum <"$top/harness/booted/guest/booted-marker.sh" | cut -c1-12).sh
 	cp "$top/harness/booted/guest/booted-marker.sh" "$_bt_mark"
 	DR_DRACUT_ARGS="--include $_bt_mark /usr/lib/dracut/hooks/pre-pivot/99-mpt-marker.sh"
+	if [ -n "${BT_SLOW_INITRD:-}" ]; then
+		_bt_kill=$DEB_WORK/kill-$(sha256sum <"$top/harness/booted/guest/kill-holder-initrd.sh" | cut -c1-12).sh
+		cp "$top/harness/booted/guest/kill-holder-initrd.sh" "$_bt_kill"
+		DR_DRACUT_ARGS="$DR_DRACUT_ARGS --include $_bt_kill /usr/lib/dracut/hooks/pre-pivot/98-mpt-kill-holder.sh"
+	fi
 	_bt_rc=0
 	dr_image booted systemd yes || _bt_rc=1
 	DR_DRACUT_ARGS='' DR_DRACUT=''
