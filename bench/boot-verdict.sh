@@ -19,9 +19,16 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 records=$top/bench/results/boots.tsv
 code=${1:-$("$top/bench/code-id.sh")}
 [ -s "$records" ] || { echo "(no boot records yet)"; exit 0; }
+# the pairs where either boot had an emulator stall that began before its
+# multi-user.target (bench/stalls.sh): the second table leaves them out
+stalls=$(mktemp)
+trap 'rm -f "$stalls"' EXIT
+"$top/bench/stalls.sh" "$code" | awk '{ print $1 }' | sort -u >"$stalls"
+echo x >>"$stalls" # never empty: awk tells its two files apart by it
 awk -F'\t' -v code="$code" '
 	function num(x) { return x != "-" && x != "" && x + 0 > 0 }
-	NR == 1 { next }
+	FNR == NR { stalled[$1] = 1; next }
+	FNR == 1 { next }
 	$2 != code { old++; next }
 	{
 		cell = $3 SUBSEP $4 SUBSEP $5
@@ -47,10 +54,12 @@ awk -F'\t' -v code="$code" '
 	}
 	function median(a, n) { return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
 	# the cell for metric M: "x0.91 [0.80, 1.02] (n=10)" and the verdict
-	function stat(cell, M,    ids, np, i, k, a, n, kk) {
+	# CALM: only the pairs that had no stall before the target
+	function stat(cell, M, calm,    ids, np, i, k, a, n, kk) {
 		np = split(pl[cell], ids, " ")
 		n = 0
 		for (i = 1; i <= np; i++) {
+			if (calm && (ids[i] in stalled)) continue
 			k = cell SUBSEP ids[i]
 			if (M == "sr" && num(sr[k, "with"]) && num(sr[k, "without"])) a[++n] = sr[k, "with"] / sr[k, "without"]
 			if (M == "mu" && num(mu[k, "with"]) && num(mu[k, "without"])) a[++n] = mu[k, "with"] / mu[k, "without"]
@@ -70,15 +79,28 @@ awk -F'\t' -v code="$code" '
 		print "|---|---|---|---|---|---|---|---|---|---|---|"
 		for (c = 1; c <= nc; c++) {
 			split(cells[c], f, SUBSEP)
-			s1 = stat(cells[c], "sr")
-			s2 = stat(cells[c], "mu"); v2 = verdict
-			s3 = stat(cells[c], "st"); v3 = verdict
+			s1 = stat(cells[c], "sr", 0)
+			s2 = stat(cells[c], "mu", 0); v2 = verdict
+			s3 = stat(cells[c], "st", 0); v3 = verdict
 			printf "| %s | %s | %s | %s | %s | %s | %s, %s | %d of %d | %s | %d | %d / %d |\n", f[1], f[2], f[3], s1, s2, s3,
 				v2, v3, bad[cells[c]], boots[cells[c]], med_list(ready[cells[c]]), bounds[cells[c]],
 				lock[cells[c], "with"], lock[cells[c], "without"]
 		}
 		if (old) printf "\n%d records of other code are in the file and not counted.\n", old
-	}' "$records"
+		print ""
+		print "The same, over the pairs where neither boot had an emulator stall that began before its"
+		print "multi-user.target (bench/stalls.sh lists them):"
+		print ""
+		print "| stack | vCPUs | condition | switch-root | multi-user.target | udev queue empty | verdict (multi-user, udev) |"
+		print "|---|---|---|---|---|---|---|"
+		for (c = 1; c <= nc; c++) {
+			split(cells[c], f, SUBSEP)
+			s1 = stat(cells[c], "sr", 1)
+			s2 = stat(cells[c], "mu", 1); v2 = verdict
+			s3 = stat(cells[c], "st", 1); v3 = verdict
+			printf "| %s | %s | %s | %s | %s | %s | %s, %s |\n", f[1], f[2], f[3], s1, s2, s3, v2, v3
+		}
+	}' "$stalls" "$records"
 echo
 echo "Code $code (bench/code-id.sh). With / without per pair, the median and its 95% interval"
 echo "(sign-test order statistics, bench/boot-verdict.sh); below 1: sooner with modpreload."

@@ -1,0 +1,57 @@
+#!/bin/sh
+# The emulator's stalls that began before multi-user.target, boot by boot,
+# from the guest reports bench/boot-pairs.sh keeps (bench/results/boots/
+# CODE/*.txt.gz): under TCG a vCPU at times runs one kernel path for tens of
+# seconds (soft lockups in the page allocator, in whatever program was
+# allocating: a udev worker, systemd's modprobe@ units, modpreload), and
+# what waits for that CPU waits with it. One line per stall that began
+# before the boot's multi-user.target:
+#   PAIR VARIANT BEGAN_S PROCESS STUCK_S MULTI_USER_S
+# BEGAN_S: a soft lockup's report time less its "stuck for S s", an RCU
+# stall's less its t= jiffies (the CPU and program its backtrace names); a
+# stall reported again (longer) is the same one, kept once.
+#
+# Usage: bench/stalls.sh [CODE]      (default the work tree's)
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+code=${1:-$("$top/bench/code-id.sh")}
+for f in "$top/bench/results/boots/$code"/*.txt.gz; do
+	[ -f "$f" ] || continue
+	b=$(basename "$f" .txt.gz)
+	zcat "$f" | awk -v pair="${b%-*}" -v variant="${b##*-}" '
+		/^MPT: uptime_multi_user=/ { split($0, kv, "="); mu = kv[2] + 0 }
+		/^MPT: stall .*soft lockup - CPU#[0-9]+ stuck for [0-9]+s!/ {
+			t = $0; sub(/^MPT: stall \[ */, "", t); sub(/\].*/, "", t)
+			s = $0; sub(/.* stuck for /, "", s); sub(/s!.*/, "", s)
+			who = $0; sub(/.*s! \[/, "", who); sub(/\].*/, "", who)
+			c = $0; sub(/.*CPU#/, "", c); sub(/ .*/, "", c)
+			k = c " " who
+			if (!(k in began) || t - s < began[k]) { if (!(k in began)) keys[++n] = k; began[k] = t - s; stuck[k] = s }
+		}
+		# an RCU stall: reported t jiffies (HZ 250, Debian'"'"'s) after its
+		# grace period began; the CPU and program on the next "Comm:" line
+		/^MPT: stall .*rcu_preempt detected stalls/ {
+			rt = $0; sub(/^MPT: stall \[ */, "", rt); sub(/\].*/, "", rt); rj = -1
+		}
+		/^MPT: stall .*detected by [0-9]+, t=[0-9]+ jiffies/ && rt != "" {
+			rj = $0; sub(/.*t=/, "", rj); sub(/ jiffies.*/, "", rj)
+		}
+		/^MPT: stall .*CPU: [0-9]+ PID: [0-9]+ Comm: / && rt != "" && rj >= 0 {
+			c = $0; sub(/.*CPU: /, "", c); sub(/ .*/, "", c)
+			p = $0; sub(/.* PID: /, "", p); sub(/ .*/, "", p)
+			who = $0; sub(/.* Comm: /, "", who); sub(/ Tainted.*/, "", who); sub(/ +$/, "", who)
+			k = c " " who ":" p
+			if (!(k in began) || rt - rj / 250 < began[k]) {
+				if (!(k in began)) keys[++n] = k
+				began[k] = rt - rj / 250; stuck[k] = sprintf("%.0f", rj / 250)
+			}
+			rt = ""
+		}
+		END {
+			for (i = 1; i <= n; i++) {
+				split(keys[i], kp, " ")
+				if (mu > 0 && began[keys[i]] < mu)
+					printf "%s %s %.1f %s %s %.2f\n", pair, variant, began[keys[i]], kp[2], stuck[keys[i]], mu
+			}
+		}'
+done
