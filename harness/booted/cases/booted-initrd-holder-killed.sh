@@ -34,6 +34,8 @@ bt_case_boot "$res" "$smp" with "$HO_DEVICE $HO_DEVICE" \
 bt_check_common "$res"
 ho_check "$res" mpt_multi_user
 kmsg() { mpt_keys "kmsg " "$res" | grep -q -- "$1" || fail "no kernel log line: $1"; }
-kmsg "mpt: SIGKILL to the initramfs's holder of $HO_MODULE, pid"
+kmsg "mpt: SIGKILL to the initramfs's modpreload holder of $HO_MODULE, pid"
+# and the booted run found that holder gone and removed its hold
+kmsg "the loader that held $HO_MODULE (pid [0-9]*) from udev is gone"
 ho_details "booted, the initramfs's holder killed before the switch, $smp vCPUs" "$res"
 verdict "$name/${smp}cpu" "$(ho_summary "$res"); the initramfs's holder killed, its hold gone, no second load"
