@@ -74,18 +74,20 @@ awk -F'\t' -v code="$code" '
 		return sprintf("x%.2f [%.2f, %.2f] (n=%d)", median(a, n), a[kk], a[n + 1 - kk], n)
 	}
 	function med_list(s,    a, n) { n = split(s, a, " "); if (!n) return "-"; isort(a, n); return sprintf("%.1f", median(a, n)) }
+	# the start of the row of CELL: its names, the three ratios, the verdicts
+	function row(cell, calm,    f, s1, s2, s3, v2) {
+		split(cell, f, SUBSEP)
+		s1 = stat(cell, "sr", calm)
+		s2 = stat(cell, "mu", calm); v2 = verdict
+		s3 = stat(cell, "st", calm)
+		return sprintf("| %s | %s | %s | %s | %s | %s | %s, %s |", f[1], f[2], f[3], s1, s2, s3, v2, verdict)
+	}
 	END {
 		print "| stack | vCPUs | condition | switch-root | multi-user.target | udev queue empty | verdict (multi-user, udev) | boots off the make check counts | modpreload ready (s, median) | its waits ended on a bound | soft lockups with / without |"
 		print "|---|---|---|---|---|---|---|---|---|---|---|"
-		for (c = 1; c <= nc; c++) {
-			split(cells[c], f, SUBSEP)
-			s1 = stat(cells[c], "sr", 0)
-			s2 = stat(cells[c], "mu", 0); v2 = verdict
-			s3 = stat(cells[c], "st", 0); v3 = verdict
-			printf "| %s | %s | %s | %s | %s | %s | %s, %s | %d of %d | %s | %d | %d / %d |\n", f[1], f[2], f[3], s1, s2, s3,
-				v2, v3, bad[cells[c]], boots[cells[c]], med_list(ready[cells[c]]), bounds[cells[c]],
-				lock[cells[c], "with"], lock[cells[c], "without"]
-		}
+		for (c = 1; c <= nc; c++)
+			printf "%s %d of %d | %s | %d | %d / %d |\n", row(cells[c], 0), bad[cells[c]], boots[cells[c]],
+				med_list(ready[cells[c]]), bounds[cells[c]], lock[cells[c], "with"], lock[cells[c], "without"]
 		if (old) printf "\n%d records of other code are in the file and not counted.\n", old
 		print ""
 		print "The same, over the pairs where neither boot had an emulator stall that began before its"
@@ -93,13 +95,8 @@ awk -F'\t' -v code="$code" '
 		print ""
 		print "| stack | vCPUs | condition | switch-root | multi-user.target | udev queue empty | verdict (multi-user, udev) |"
 		print "|---|---|---|---|---|---|---|"
-		for (c = 1; c <= nc; c++) {
-			split(cells[c], f, SUBSEP)
-			s1 = stat(cells[c], "sr", 1)
-			s2 = stat(cells[c], "mu", 1); v2 = verdict
-			s3 = stat(cells[c], "st", 1); v3 = verdict
-			printf "| %s | %s | %s | %s | %s | %s | %s, %s |\n", f[1], f[2], f[3], s1, s2, s3, v2, v3
-		}
+		for (c = 1; c <= nc; c++)
+			print row(cells[c], 1)
 	}' "$stalls" "$records"
 echo
 echo "Code $code (bench/code-id.sh). With / without per pair, the median and its 95% interval"
