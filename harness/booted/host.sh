@@ -43,6 +43,7 @@
 #                       the off switches of both halves. BT_DEVICES: more
 #                       QEMU devices (run.sh --device); BT_APPEND: more of
 #                       the kernel command line; BT_CPU: QEMU's -cpu (max)
+#   bt_kmsg RESULT PATTERN  a kernel-log line of the guest report matches
 #   bt_check_with RESULT / bt_check_without RESULT WITH_RESULT
 #                       the assertions (harness/lib/verdict.sh's reasons)
 #   bt_figures RESULT   "initrd_calls initrd_loaded booted_calls
@@ -378,6 +379,13 @@ bt_check_no_wait() {
 	awk -v u="$_bt_u" -v l="$_bt_l" -v e="$(echo "$_bt_s" | awk '{ print $3 }')" \
 		'BEGIN { split(u, t, " "); split(l, m, " "); exit !(m[1] > 0 && m[1] >= t[1] + e * 1000) }' ||
 		fail "systemd-modules-load started ('$_bt_l' us) before mpt_sleep's load ended ('$(echo "$_bt_s" | awk '{ print $3 }')' ms after '$_bt_u')"
+}
+
+# bt_kmsg RESULT PATTERN: the guest report has a kernel-log line (its
+# "kmsg" lines: modpreload's, and the harness's "mpt:" ones that name it)
+# matching PATTERN (grep), else a FAIL that quotes it
+bt_kmsg() {
+	mpt_keys "kmsg " "$1" | grep -q -- "$2" || fail "no kernel log line: $2"
 }
 
 bt_check_common() {

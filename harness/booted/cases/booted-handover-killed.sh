@@ -34,12 +34,11 @@ bt_case_boot "$res" "$smp" with "$HO_DEVICE $HO_DEVICE" \
 	"$(ho_args "${MP_BOOTED_KILLED_MS:-300000}") mpt.kill_holder=$HO_MODULE"
 bt_check_common "$res"
 ho_check "$res" mpt_multi_user
-kmsg() { mpt_keys "kmsg " "$res" | grep -q -- "$1" || fail "no kernel log line: $1"; }
-kmsg "mpt: SIGKILL to modpreload's holder of $HO_MODULE, pid"
-kmsg "the loader died of signal 9"
-kmsg "the loader that held .*$HO_MODULE (pid [0-9]*).* from udev is gone"
+bt_kmsg "$res" "mpt: SIGKILL to modpreload's holder of $HO_MODULE, pid"
+bt_kmsg "$res" "the loader died of signal 9"
+bt_kmsg "$res" "the loader that held .*$HO_MODULE (pid [0-9]*).* from udev is gone"
 # what it held and had not loaded yet went back to udev: the devices' add
-kmsg "udev was asked again for [0-9]* devices* that wanted what the loader that is gone held"
+bt_kmsg "$res" "udev was asked again for [0-9]* devices* that wanted what the loader that is gone held"
 # the report at the loader's path is its main process's, saying it died
 died=$(mpt_get loader_died_booted "$res")
 [ "$died" = 9 ] || fail "the booted report's loader_died: got '$died', want 9 (SIGKILL)"

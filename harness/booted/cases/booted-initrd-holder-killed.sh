@@ -33,9 +33,8 @@ bt_case_boot "$res" "$smp" with "$HO_DEVICE $HO_DEVICE" \
 	"$(ho_args "${MP_BOOTED_KILLED_MS:-300000}") mpt.kill_holder_initrd=$HO_MODULE"
 bt_check_common "$res"
 ho_check "$res" mpt_multi_user
-kmsg() { mpt_keys "kmsg " "$res" | grep -q -- "$1" || fail "no kernel log line: $1"; }
-kmsg "mpt: SIGKILL to the initramfs's modpreload holder of $HO_MODULE, pid"
+bt_kmsg "$res" "mpt: SIGKILL to the initramfs's modpreload holder of $HO_MODULE, pid"
 # and the booted run found that holder gone and removed its hold
-kmsg "the loader that held $HO_MODULE (pid [0-9]*) from udev is gone"
+bt_kmsg "$res" "the loader that held $HO_MODULE (pid [0-9]*) from udev is gone"
 ho_details "booted, the initramfs's holder killed before the switch, $smp vCPUs" "$res"
 verdict "$name/${smp}cpu" "$(ho_summary "$res"); the initramfs's holder killed, its hold gone, no second load"
