@@ -224,6 +224,10 @@ struct mp_env {
 struct mp_coldplug {
 	int uevent_fd;          /* netlink, open while coldplug listens; -1 otherwise */
 	struct mp_strmap *devices; /* devpaths coldplug has asked for */
+	/* the scans' cost, for the report: directories opened, and ns in
+	 * the scans, of which ns in the lookups of what they found */
+	unsigned dirs;
+	uint64_t scan_ns, lookup_ns;
 };
 
 /* What the run measured, beside the plan, for the report. */
@@ -286,6 +290,7 @@ struct mp_profile_use *mp_ctx_profile_use(struct mp_ctx *ctx);
 void mp_ctx_depbin(const struct mp_ctx *ctx, const void **buf, size_t *len);
 struct kmod_ctx *mp_ctx_kmod(struct mp_ctx *ctx);
 struct mp_coldplug *mp_ctx_coldplug(struct mp_ctx *ctx);
+const struct mp_coldplug *mp_ctx_coldplug_const(const struct mp_ctx *ctx);
 struct mp_handover *mp_ctx_handover(struct mp_ctx *ctx);
 const struct mp_handover *mp_ctx_handover_const(const struct mp_ctx *ctx);
 struct mp_result *mp_ctx_result(struct mp_ctx *ctx);

@@ -174,6 +174,11 @@ struct mp_coldplug *mp_ctx_coldplug(struct mp_ctx *ctx)
 	return &ctx->coldplug;
 }
 
+const struct mp_coldplug *mp_ctx_coldplug_const(const struct mp_ctx *ctx)
+{
+	return &ctx->coldplug;
+}
+
 /* the hand-over's state: handover.c and gate.c write it, the report reads it */
 struct mp_handover *mp_ctx_handover(struct mp_ctx *ctx)
 {

@@ -316,7 +316,7 @@ int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0)
 {
 	struct mp_handover *ho = mp_ctx_handover(ctx);
 	struct mp_plan *p = mp_ctx_plan(ctx);
-	char path[PATH_MAX];
+	char path[PATH_MAX], why[160];
 	int i, r = 0, n = 0, joined = 0, left = 0, pid;
 
 	/* made even with nothing to hold: udevd watches only the
@@ -372,15 +372,13 @@ int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0)
 	if (argv0 && argv0[0] && access("/etc/initrd-release", F_OK) == 0)
 		argv0[0] = '@';
 	mp_ctx_result(ctx)->handover_at = mp_now_ns() - mp_ctx_env(ctx)->t0;
-	if (joined == 0)
-		mp_log(ctx, MP_LOG_NOTICE, "handing over: %d module%s still to load, finished in the "
-		       "background (udev leaves them alone until then)", n, n == 1 ? "" : "s");
-	else
-		mp_log(ctx, MP_LOG_NOTICE, "handing over: %d module%s still to load, finished in the "
-		       "background (udev leaves %d alone until then; %d asked for by name or by the kernel "
-		       "%s in the kernel, where another load of %s waits for ours%s)", left,
-		       left == 1 ? "" : "s", n, joined, joined == 1 ? "is" : "are",
-		       joined == 1 ? "it" : "one", mp_gate_held(ctx) ? ", or behind the names gate" : "");
+	why[0] = '\0';
+	if (joined)
+		snprintf(why, sizeof(why), "; %d asked for by name or by the kernel %s in the kernel, where "
+			 "another load of %s waits for ours%s", joined, joined == 1 ? "is" : "are",
+			 joined == 1 ? "it" : "one", mp_gate_held(ctx) ? ", or behind the names gate" : "");
+	mp_log(ctx, MP_LOG_NOTICE, "handing over: %d module%s still to load, finished in the background "
+	       "(udev leaves %d alone until then%s)", left, left == 1 ? "" : "s", n, why);
 	return 1;
 }
 

@@ -209,18 +209,21 @@ static void json_profile(struct mp_json *j, const struct mp_ctx *ctx)
 	mp_json_obj_end(j);
 }
 
-/* When the caller went on while init()s ran (handover.c), what was held
- * from udev until it was final, and what was left to the kernel, which
- * joins others' calls to ours; null when the run went to its end. */
-/* the steps before the first load, each ms from the run's start */
-static void json_planned(struct mp_json *j, const struct mp_result *res)
+/* the steps before the first load, each ms from the run's start; and
+ * what the coldplug scans cost (more scans may follow the first) */
+static void json_planned(struct mp_json *j, const struct mp_result *res, const struct mp_coldplug *cp)
 {
 	mp_json_obj_begin(j, "planned");
 	mp_json_ms(j, "context_ms", res->planned_ctx);
 	mp_json_ms(j, "requests_ms", res->planned_req);
 	mp_json_ms(j, "waves_ms", res->planned);
+	mp_json_ms(j, "sysfs_ms", cp->scan_ns - cp->lookup_ns);
 	mp_json_obj_end(j);
 }
+
+/* When the caller went on while init()s ran (handover.c), what was held
+ * from udev until it was final, and what was left to the kernel, which
+ * joins others' calls to ours; null when the run went to its end. */
 
 static void json_handover(struct mp_json *j, const struct mp_ctx *ctx)
 {
@@ -307,7 +310,7 @@ int mp_report_json(struct mp_ctx *ctx, int fd)
 	mp_json_u64(&j, "timeout_ms", env->timeout_ms);
 	mp_json_str(&j, "kernel_decompression", env->compression[0] ? env->compression : NULL);
 	mp_json_ms(&j, "elapsed_ms", mp_ctx_result(ctx)->elapsed);
-	json_planned(&j, mp_ctx_result(ctx));
+	json_planned(&j, mp_ctx_result(ctx), mp_ctx_coldplug_const(ctx));
 	json_handover(&j, ctx);
 	json_stale(&j, mp_ctx_result(ctx));
 	json_loader_died(&j, mp_ctx_result(ctx));
@@ -546,6 +549,7 @@ void mp_report_summary(struct mp_ctx *ctx)
 {
 	const struct mp_plan *p = mp_ctx_plan(ctx);
 	const struct mp_result *res = mp_ctx_result(ctx);
+	const struct mp_coldplug *cp = mp_ctx_coldplug_const(ctx);
 	char src[256], nr[32], crit[512];
 	_cleanup_free_ int *chain = malloc(((size_t)p->nmods + 1) * sizeof(int));
 	struct mp_totals t;
@@ -586,9 +590,10 @@ void mp_report_summary(struct mp_ctx *ctx)
 		       t.nwaves,
 		       (double)res->elapsed / 1e6, (double)cns / 1e6, crit);
 	/* what the first load waited for: the boot waits for it too */
-	mp_log(ctx, MP_LOG_NOTICE, "planned in %.1f ms: context %.1f, requests %.1f, waves %.1f",
-	       (double)res->planned / 1e6, (double)res->planned_ctx / 1e6,
+	mp_log(ctx, MP_LOG_NOTICE, "planned in %.1f ms: context %.1f, requests %.1f (sysfs %.1f, %u "
+	       "dirs), waves %.1f", (double)res->planned / 1e6, (double)res->planned_ctx / 1e6,
 	       (double)(res->planned_req - res->planned_ctx) / 1e6,
+	       (double)(cp->scan_ns - cp->lookup_ns) / 1e6, cp->dirs,
 	       (double)(res->planned - res->planned_req) / 1e6);
 
 	summary_to_udev(ctx, t.to_udev);
