@@ -85,6 +85,9 @@
 #   bmod=NAME START END STATE                 each module of the booted run's
 #                                            report, ms after that run began
 #   kmsg LINE                                 modpreload's kernel-log lines
+#   irl SECONDS WHAT                          the initramfs's systemd, to the
+#                                            switch: units started, finished,
+#                                            targets reached
 #   chain LINE                                systemd-analyze critical-chain
 #                                            multi-user.target
 #   stall LINE                                each soft lockup or RCU stall the
@@ -126,6 +129,12 @@ systemctl show -p Id -p InactiveExitTimestampMonotonic -p ActiveEnterTimestampMo
 		if (v["ActiveEnterTimestampMonotonic"] + 0 > 0)
 			printf "%.3f %.3f %s\n", v["ActiveEnterTimestampMonotonic"] / 1e6, v["InactiveExitTimestampMonotonic"] / 1e6, v["Id"] }' |
 	sort -n | tail -n 12 | while read -r a b id; do kv late "$id $b $a"; done
+# the initramfs's systemd, to the switch: each unit it started or finished
+# and each target it reached, "SECONDS WHAT" (where the time between the
+# initramfs's loads and the switch went)
+journalctl -b -o short-monotonic --no-pager _PID=1 2>/dev/null | sed -n '1,/Switching root/p' |
+	grep -E 'Finished|Started|Reached target|Switching root' |
+	sed -n 's/^\[ *\([0-9.]*\)\] [^ ]* [^:]*: \(.*\)$/MPT: irl \1 \2/p' | cut -c1-140 | head -n 80
 kv system_state "$(systemctl is-system-running 2>/dev/null)"
 kv failed_units "$(systemctl list-units --failed --plain --no-legend 2>/dev/null | awk '{ printf "%s%s", n++ ? "," : "", $1 }')"
 kv ncpus "$(grep -c '^processor' /proc/cpuinfo)"
