@@ -137,7 +137,7 @@ $(B)/unit/shim.so: tests/shim/shim.c
 	$(CC) -std=gnu11 -Wall -Wextra -O1 -shared -fPIC -o $@ $< -lpthread
 
 # one test a source file: tests/unit/test_NAME.c tests preload/STAGE/NAME.c
-UNIT_TESTS := util strmap match cmdline confparse uevent index graph decompress dupcost kstats json profile handover
+UNIT_TESTS := util strmap match aliases cmdline confparse uevent index graph decompress dupcost kstats json profile handover
 UNIT_BINS := $(UNIT_TESTS:%=$(B)/unit/test_%) $(B)/unit/shim.so \
 	$(B)/asan/modpreload $(B)/tsan/modpreload $(EXTRA_UNIT)
 unit: $(UNIT_BINS)

@@ -70,9 +70,12 @@ void mp_alias_filter_add(struct mp_alias_filter *f, const char *name)
 
 static bool maybe(const struct mp_alias_filter *f, const char *name, size_t n)
 {
-	unsigned b = bit_of(name, n);
+	unsigned b;
 
-	return n <= NAME_MAX_LEN && (f->bits[b / 64] >> (b % 64) & 1);
+	if (n > NAME_MAX_LEN)
+		return false;
+	b = bit_of(name, n);
+	return f->bits[b / 64] >> (b % 64) & 1;
 }
 
 int mp_aliases_each(const char *buf, size_t len, const struct mp_strmap *want,
@@ -82,7 +85,8 @@ int mp_aliases_each(const char *buf, size_t len, const struct mp_strmap *want,
 
 	for (line = buf; line < end; line = nl + 1) {
 		const char *alias, *name;
-		char raw[NAME_MAX_LEN + 1], norm[NAME_MAX_LEN + 1], *pat;
+		char raw[NAME_MAX_LEN + 1], norm[NAME_MAX_LEN + 1], pat[512];
+		bool alias_trunc = false;
 		size_t n;
 		int idx, r;
 
@@ -103,11 +107,19 @@ int mp_aliases_each(const char *buf, size_t len, const struct mp_strmap *want,
 		raw[n] = '\0';
 		if (mp_normalize_name(raw, norm, sizeof(norm)) < 0 || mp_strmap_get(want, norm, &idx) < 0)
 			continue;
-		pat = strndup(alias, (size_t)(name - 1 - alias));
-		if (pat == NULL)
-			return -ENOMEM;
+		/* on the stack, as nothing may be lost to ENOMEM here: an
+		 * over-long pattern keeps its start (what says a device
+		 * alias) and ends in a '*', which no plain name has */
+		n = (size_t)(name - 1 - alias);
+		if (n >= sizeof(pat)) {
+			n = sizeof(pat) - 1;
+			alias_trunc = true;
+		}
+		memcpy(pat, alias, n);
+		pat[n] = '\0';
+		if (alias_trunc)
+			pat[n - 1] = '*';
 		r = fn(data, pat, idx);
-		free(pat);
 		if (r < 0)
 			return r;
 	}
