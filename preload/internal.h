@@ -347,6 +347,8 @@ int mp_request(struct mp_ctx *ctx, const char *name_or_alias, enum mp_source src
 /* leave.c: what one device alone asks for, with all it needs, skipped
  * and marked to_udev (--leave-single); how many */
 int mp_plan_leave_single(struct mp_ctx *ctx);
+/* the files of the modules still to load (with_all: of every module) */
+void mp_plan_files(struct mp_ctx *ctx, bool with_all);
 /* modopts.c: modprobe.d's options for NAME (BASE, libkmod's, which ends
  * with those it read in /proc/cmdline), then the command line's; NULL: none */
 char *mp_modopts_for(struct mp_ctx *ctx, const char *base, const char *name);

@@ -188,5 +188,7 @@ uint64_t mp_profile_expect_ns(const struct mp_profile *p, const struct mp_module
 	*known = mp_profile_get(p, m->name, &us) == 0;
 	if (*known)
 		return (uint64_t)us * 1000u;
-	return ((uint64_t)MP_EXPECT_BASE_US + (uint64_t)m->size / 65536u * MP_EXPECT_US_PER_64K) * 1000u;
+	/* a final module's file may not have been looked at (size -1) */
+	return ((uint64_t)MP_EXPECT_BASE_US +
+		(uint64_t)(m->size > 0 ? m->size : 0) / 65536u * MP_EXPECT_US_PER_64K) * 1000u;
 }

@@ -105,7 +105,10 @@ static int gather(struct mp_ctx *ctx, const struct mp_run_args *a)
  * changes with the graph. */
 static int plan_waves(struct mp_ctx *ctx, bool urgent)
 {
-	int r = mp_graph_waves(mp_ctx_plan(ctx), mp_warn_cb, ctx);
+	int r;
+
+	mp_plan_files(ctx, false);
+	r = mp_graph_waves(mp_ctx_plan(ctx), mp_warn_cb, ctx);
 
 	/* what the hand-over must see final starts first (handover.c) */
 	if (r >= 0 && urgent)
@@ -331,6 +334,7 @@ static int run_here(const struct mp_run_args *a, int status_fd)
 	/* what a gone loader held, this run did not look for */
 	if (!a->opts.coldplug)
 		mp_handover_replay_stale(ctx);
+	mp_plan_files(ctx, true);
 	if (a->report_path)
 		wr = write_report(ctx, a->report_path);
 	if (!a->opts.dry_run && !res->fatal) {
