@@ -209,8 +209,7 @@ static void json_profile(struct mp_json *j, const struct mp_ctx *ctx)
 	mp_json_obj_end(j);
 }
 
-/* the steps before the first load, each ms from the run's start; and
- * what the coldplug scans cost (more scans may follow the first) */
+/* the steps before the first load, ms from the run's start; the scans' sysfs time */
 static void json_planned(struct mp_json *j, const struct mp_result *res, const struct mp_coldplug *cp)
 {
 	mp_json_obj_begin(j, "planned");
@@ -224,7 +223,6 @@ static void json_planned(struct mp_json *j, const struct mp_result *res, const s
 /* When the caller went on while init()s ran (handover.c), what was held
  * from udev until it was final, and what was left to the kernel, which
  * joins others' calls to ours; null when the run went to its end. */
-
 static void json_handover(struct mp_json *j, const struct mp_ctx *ctx)
 {
 	const struct mp_result *res = mp_ctx_result_const(ctx);
@@ -592,9 +590,8 @@ void mp_report_summary(struct mp_ctx *ctx)
 	/* what the first load waited for: the boot waits for it too */
 	mp_log(ctx, MP_LOG_NOTICE, "planned in %.1f ms: context %.1f, requests %.1f (sysfs %.1f, %u "
 	       "dirs), waves %.1f", (double)res->planned / 1e6, (double)res->planned_ctx / 1e6,
-	       (double)(res->planned_req - res->planned_ctx) / 1e6,
-	       (double)(cp->scan_ns - cp->lookup_ns) / 1e6, cp->dirs,
-	       (double)(res->planned - res->planned_req) / 1e6);
+	       (double)(res->planned_req - res->planned_ctx) / 1e6, (double)(cp->scan_ns - cp->lookup_ns) / 1e6,
+	       cp->dirs, (double)(res->planned - res->planned_req) / 1e6);
 
 	summary_to_udev(ctx, t.to_udev);
 	problems(ctx);
