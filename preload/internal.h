@@ -456,6 +456,7 @@ int mp_outcome_exit_status(const struct mp_ctx *ctx, int run_err, int report_err
  * holds are, ours and another run's). */
 bool mp_handover_possible(struct mp_ctx *ctx, const char *dir, bool soon);
 void mp_handover_mark_urgent(struct mp_ctx *ctx); /* what must be final, first */
+void mp_handover_prefetch(const struct mp_ctx *ctx); /* modules.alias, read soon */
 bool mp_handover_device_alias(const char *alias); /* "bus:...", not fs-*, devname: */
 /* Holds the holdable: a "blacklist NAME" file each in dir, and the process
  * made ready to outlive its caller. 1: done; 0: not (nothing was left

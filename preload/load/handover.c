@@ -235,6 +235,23 @@ static void mark_new(struct mp_ctx *ctx)
 		}
 }
 
+/* soon: modules.alias is read (mark_holdable) once the requests are
+ * planned; its pages are asked for at the start, so that the disk reads
+ * them while sysfs is walked (1.3 MB on Debian, read cold in the booted
+ * system, where the waves step took 0.1-0.5 s under TCG) */
+void mp_handover_prefetch(const struct mp_ctx *ctx)
+{
+	char path[PATH_MAX + 32];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/modules.alias", mp_ctx_env(ctx)->moddir);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		(void)posix_fadvise(fd, 0, 0, POSIX_FADV_WILLNEED);
+		close(fd);
+	}
+}
+
 /*
  * What the hand-over must see final goes first (soon): it keeps the
  * caller, and on the booted system udevd and sysinit.target, waiting. In

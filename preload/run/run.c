@@ -306,6 +306,8 @@ static int run_here(const struct mp_run_args *a, int status_fd)
 				mp_errno_name(-cp->uevent_fd));
 	}
 	c.ctx = ctx;
+	if (hurried(&c))
+		mp_handover_prefetch(ctx);
 	res->planned_ctx = mp_now_ns() - mp_ctx_env(ctx)->t0;
 	r = gather(ctx, a);
 	res->planned_req = mp_now_ns() - mp_ctx_env(ctx)->t0;
