@@ -88,6 +88,8 @@
 #   irl SECONDS WHAT                          the initramfs's systemd, to the
 #                                            switch: units started, finished,
 #                                            targets reached
+#   brl SECONDS WHAT                          the booted system's, from the switch
+#                                            to multi-user.target, "Starting" too
 #   chain LINE                                systemd-analyze critical-chain
 #                                            multi-user.target
 #   stall LINE                                each soft lockup or RCU stall the
@@ -135,6 +137,12 @@ systemctl show -p Id -p InactiveExitTimestampMonotonic -p ActiveEnterTimestampMo
 journalctl -b -o short-monotonic --no-pager _PID=1 2>/dev/null | sed -n '1,/Switching root/p' |
 	grep -E 'Finished|Started|Reached target|Switching root' |
 	sed -n 's/^\[ *\([0-9.]*\)\] [^ ]* [^:]*: \(.*\)$/MPT: irl \1 \2/p' | cut -c1-140 | head -n 80
+# the booted system's, after the switch, to multi-user.target: the same,
+# with "Starting" too (a gap in PID 1's lines is PID 1 held up: READY=1 of
+# a notify unit is seen only when it reads its notify socket)
+journalctl -b -o short-monotonic --no-pager _PID=1 2>/dev/null | sed -n '/Switching root/,/Reached target multi-user/p' |
+	grep -E 'Starting|Finished|Started|Reached target' |
+	sed -n 's/^\[ *\([0-9.]*\)\] [^ ]* [^:]*: \(.*\)$/MPT: brl \1 \2/p' | cut -c1-120 | head -n 300
 kv system_state "$(systemctl is-system-running 2>/dev/null)"
 kv failed_units "$(systemctl list-units --failed --plain --no-legend 2>/dev/null | awk '{ printf "%s%s", n++ ? "," : "", $1 }')"
 kv ncpus "$(grep -c '^processor' /proc/cpuinfo)"
