@@ -79,6 +79,7 @@
 #   lmod=NAME START END COMM                  each load after switch-root: when
 #                                            its call began and ended (uptime,
 #                                            s) and whose it was
+#   ilmod=NAME START END COMM                 the same, in the initramfs
 #   loader_died_booted=SIGNAL                 the booted report's loader_died
 #                                            ("-": null; its unit's main
 #                                            process wrote it, the loader dead)
@@ -255,9 +256,11 @@ awk '
 			x[p ".failed_read"] += rd[$1]; x[p ".failed_image"] += img[$1]
 			if (rd[$1] > 0) x[p ".failed_decompressed"]++
 		}
-		# each load after switch-root: when its call began and ended, whose
-		if (p == "booted" && made[$1] != 0)
-			printf "MPT: lmod=%s %s %s %s\n", made[$1], at[$1], stamp(), comm($1)
+		# each load after switch-root: when its call began and ended, whose;
+		# and each in the initramfs (ilmod: the modules of the root file system,
+		# which the kernel asks for at the mount, among them)
+		if (made[$1] != 0)
+			printf "MPT: %s=%s %s %s %s\n", p == "booted" ? "lmod" : "ilmod", made[$1], at[$1], stamp(), comm($1)
 		inload[$1] = 0; rd[$1] = 0; img[$1] = 0
 		next
 	}

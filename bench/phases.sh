@@ -1,0 +1,48 @@
+#!/bin/sh
+# Where each boot's time went, from the guest reports bench/boot-pairs.sh
+# keeps (bench/results/boots/CODE/*.txt.gz; boots recorded since the
+# reports carry the systemd timelines, "irl" and "brl" lines). One line a
+# boot, guest seconds since it began ("-": not in that report):
+#   PAIR VARIANT PRE_UDEV UDEVD ROOTDEV FS_MODS ROOTFS SWITCH READY_GAP TRIGGER MULTI_USER
+# PRE_UDEV: the initramfs's pre-udev hook finished (modpreload's run, with
+#   it; nothing, without); UDEVD: the initramfs's udevd started; ROOTDEV:
+#   the root device checked (systemd-fsck-root finished: the device was
+#   there); FS_MODS: "START-END" of the initramfs's loads by modprobe that
+#   the kernel ran (request_module: the root file system's module and what
+#   it needs, at the mount; "ilmod" lines); ROOTFS: initrd-root-fs.target
+#   (the root mounted, its file
+#   system's module loaded on the way: the kernel asks for it at the
+#   mount); SWITCH: "Switching root"; READY_GAP: seconds from the booted
+#   unit's "handing over" line to systemd's "Started" line for it (READY=1
+#   as PID 1 took it; - without); TRIGGER: systemd-udev-trigger's start
+#   in the booted system; MULTI_USER: multi-user.target reached.
+#
+# Usage: bench/phases.sh [CODE]      (default the work tree's)
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+code=${1:-$("$top/bench/code-id.sh")}
+for f in "$top/bench/results/boots/$code"/*.txt.gz; do
+	[ -f "$f" ] || continue
+	b=$(basename "$f" .txt.gz)
+	zcat "$f" | awk -v pair="${b%-*}" -v variant="${b##*-}" '
+		function at(line) { sub(/^MPT: [a-z]+ /, "", line); sub(/ .*/, "", line); return line }
+		function kmsg_at(line) { sub(/^MPT: kmsg \[ */, "", line); sub(/\].*/, "", line); return line }
+		/^MPT: irl .* Finished dracut-pre-udev\.service/ { v["pre"] = at($0) }
+		/^MPT: irl .* Started systemd-udevd\.service/ { v["udevd"] = at($0) }
+		/^MPT: irl .* Finished systemd-fsck-root\.service/ { v["rootdev"] = at($0) }
+		/^MPT: irl .* Reached target initrd-root-fs\.target/ { v["rootfs"] = at($0) }
+		/^MPT: ilmod=.* modprobe$/ { if (ks == "" || $3 < ks) ks = $3; if ($4 > ke) ke = $4 }
+		/^MPT: irl .* Switching root/ { v["switch"] = at($0) }
+		/^MPT: kmsg .*modpreload: handing over/ && kmsg_at($0) > v["switch"] + 0 && v["switch"] != "" { h = kmsg_at($0) }
+		/^MPT: kmsg .*systemd\[1\]: Started modpreload-coldplug\.service/ { s = kmsg_at($0) }
+		/^MPT: unit\.systemd-udev-trigger=/ { split($2, kv, "="); if (kv[2] > 0) v["trigger"] = sprintf("%.2f", kv[2] / 1e6) }
+		/^MPT: uptime_multi_user=/ { split($2, kv, "="); v["mu"] = kv[2] }
+		END {
+			if (h != "" && s != "") v["gap"] = sprintf("%.2f", s - h)
+			if (ks != "") v["fsmods"] = sprintf("%.1f-%.1f", ks, ke)
+			printf "%s %s", pair, variant
+			n = split("pre udevd rootdev fsmods rootfs switch gap trigger mu", k, " ")
+			for (i = 1; i <= n; i++) printf " %s", (k[i] in v) ? v[k[i]] : "-"
+			printf "\n"
+		}'
+done
