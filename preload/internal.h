@@ -428,7 +428,12 @@ struct mp_feed {
 	 * came in are applied; may be NULL */
 	void (*before_results)(void *data);
 	void (*after_results)(void *data);
+	/* after the hand-over, what was not started yet waits until this file
+	 * (udev's queue: its coldplug has begun) is there, or for
+	 * MP_AFTER_UDEV_MS; NULL: it does not wait */
+	const char *after;
 };
+#define MP_AFTER_UDEV_MS 10000u
 int mp_sched_run(struct mp_ctx *ctx, const struct mp_feed *feed);
 
 /* --- outcome (outcome.c): what the run came to, decided once --- */
@@ -457,6 +462,8 @@ int mp_outcome_exit_status(const struct mp_ctx *ctx, int run_err, int report_err
 bool mp_handover_possible(struct mp_ctx *ctx, const char *dir, bool soon);
 void mp_handover_mark_urgent(struct mp_ctx *ctx); /* what must be final, first */
 void mp_handover_prefetch(const struct mp_ctx *ctx); /* modules.alias, read soon */
+/* udevd's queue file beside the hold directory (/run/udev/queue) */
+int mp_handover_udev_queue(const char *dir, char *path, size_t size);
 bool mp_handover_device_alias(const char *alias); /* "bus:...", not fs-*, devname: */
 /* Holds the holdable: a "blacklist NAME" file each in dir, and the process
  * made ready to outlive its caller. 1: done; 0: not (nothing was left

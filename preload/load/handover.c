@@ -478,14 +478,21 @@ static int replay_device(int dirfd, const char *devpath, const char *alias, void
  * the failed module unheld, and udev would try it, then again at the
  * replay: so a replay first waits for the queue to empty (bounded).
  */
+int mp_handover_udev_queue(const char *dir, char *path, size_t size)
+{
+	const char *slash = strrchr(dir, '/');
+
+	if (slash == NULL || snprintf(path, size, "%.*s/udev/queue", (int)(slash - dir), dir) >= (int)size)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
 static void wait_udev_queue(struct mp_ctx *ctx, const char *dir)
 {
 	char path[PATH_MAX];
-	const char *slash = strrchr(dir, '/');
 	unsigned waited = 0;
 
-	if (slash == NULL || snprintf(path, sizeof(path), "%.*s/udev/queue", (int)(slash - dir), dir) >=
-				     (int)sizeof(path))
+	if (mp_handover_udev_queue(dir, path, sizeof(path)) < 0)
 		return;
 	while (access(path, F_OK) == 0 && waited < MP_QUEUE_WAIT_MS) {
 		if (waited == 0)

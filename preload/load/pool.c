@@ -134,7 +134,8 @@ static void *worker_main(void *arg)
 		/* Not while results wait to be applied: what they free may go
 		 * before what is queued (a chain's next link, most often the
 		 * one this worker just finished). apply_results() wakes us. */
-		while (!s->stop && (s->qlen == 0 || s->running >= s->limit || s->ndone > 0 || urgent_running(s)))
+		while (!s->stop && (s->qlen == 0 || s->running >= s->limit || s->ndone > 0 || s->paused ||
+				    urgent_running(s)))
 			pthread_cond_wait(&s->work, &s->lock);
 		if (s->stop)
 			break;

@@ -226,6 +226,7 @@ static int schedule(struct conductor *c)
 	struct mp_ctx *ctx = c->ctx;
 	const struct mp_run_args *a = c->a;
 	struct mp_feed feed = { .fd = mp_ctx_coldplug(ctx)->uevent_fd, .data = c };
+	char queue[PATH_MAX];
 	uint64_t t;
 	int r = plan_waves(ctx, hurried(c));
 
@@ -236,6 +237,8 @@ static int schedule(struct conductor *c)
 		feed.before_results = before_results;
 		feed.after_results = after_results;
 	}
+	if (hurried(c) && mp_handover_udev_queue(hold_dir(a), queue, sizeof(queue)) == 0)
+		feed.after = queue;
 	mp_ctx_result(ctx)->planned = mp_now_ns() - mp_ctx_env(ctx)->t0;
 	if (r < 0 || a->opts.dry_run)
 		return r;

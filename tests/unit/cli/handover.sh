@@ -499,6 +499,43 @@ t_handover_queue() {
 	check "the log says it waited" grep -q "waiting for udev's queue to empty" "$t/err"
 }
 
+# --handover-soon (the booted system's unit): after the hand-over, what
+# has not started waits until udev's coldplug has begun (its queue file
+# beside the hold directory), as udev's workers would have loaded it then;
+# at most 10 s. user needs slow (2 s): ready only after the hand-over.
+t_handover_after_udev() {
+	handover_setup
+	RULES=slow:0:2000
+	run_handover --handover-soon -j 2 --pool fixed
+	check "exit 0 at the hand-over" eq "$rc" 0
+	sleep 3
+	check "slow ended" eq "$(ended slow)" 1
+	check "user not started while udev's queue is not there" eq "$(starts user)" 0
+	mkdir -p "$t/run/udev"
+	: >"$t/run/udev/queue"
+	check "the child reported" wait_report
+	check "user loaded once, once the queue was there" eq "$(starts user)" 1
+	check "user live" live user
+	rm -f "$t/run/udev/queue"
+
+	# no udev (its queue never there): 10 s after the hand-over all the same
+	handover_setup
+	RULES=slow:0:500
+	run_handover --handover-soon -j 2 --pool fixed
+	check "no udev: the child reported" wait_report
+	check "no udev: user loaded once" eq "$(starts user)" 1
+	check "no udev: user waited" jq -e '[.modules[] | select(.name == "user")][0].start_ms - .handover.at_ms >= 9000' \
+		"$t/r.json" >/dev/null
+
+	# without soon (an initramfs's run): nothing waits
+	handover_setup
+	RULES=slow:0:1000
+	run_handover -j 2 --pool fixed
+	check "not soon: the child reported" wait_report
+	check "not soon: user soon after slow" jq -e '[.modules[] | select(.name == "user")][0].start_ms - .handover.at_ms < 5000' \
+		"$t/r.json" >/dev/null
+}
+
 # A holder killed after the hand-over (SIGKILL: the OOM killer, a unit
 # stopped, a crash) removes none of its holds. A run removes a hold whose
 # holder is gone (no such pid; the pid another process's now; another
