@@ -135,12 +135,15 @@ lint() {
 		# 264 KiB since the holds name their holder (266,608 bytes); 268
 		# KiB since the booted run leaves a driver of one device to udev
 		# and a file found with another compression after the switch
-		# (270,888 bytes: bench/results/sizes-2026-12-04b.md)
+		# (270,888 bytes: bench/results/sizes-2026-12-04b.md); 272 KiB
+		# since the booted run's planning waits less for the disk and its
+		# loads wait for udev's coldplug (274,456 bytes:
+		# bench/results/sizes-2026-12-05.md)
 		size=$(stat -c %s build/arm64/modpreload)
-		if [ "$size" -le 274432 ]; then
-			echo "PASS: lint/size-arm64 (build/arm64/modpreload is $size bytes, budget 274432)"
+		if [ "$size" -le 278528 ]; then
+			echo "PASS: lint/size-arm64 (build/arm64/modpreload is $size bytes, budget 278528)"
 		else
-			echo "FAIL: lint/size-arm64: build/arm64/modpreload is $size bytes, over 268 KiB"
+			echo "FAIL: lint/size-arm64: build/arm64/modpreload is $size bytes, over 272 KiB"
 		fi
 	fi
 	# one version, the manual pages, the generated tables, the docs' links
