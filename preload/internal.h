@@ -224,8 +224,9 @@ struct mp_env {
 struct mp_coldplug {
 	int uevent_fd;          /* netlink, open while coldplug listens; -1 otherwise */
 	struct mp_strmap *devices; /* devpaths coldplug has asked for */
-	/* the scans' cost, for the report: directories opened, and ns in
-	 * the scans, of which ns in the lookups of what they found */
+	/* the first scan's cost (a part of planning's requests step), for
+	 * the report: directories opened, and ns in the scan, of which ns
+	 * in the lookups of what it found; not a rescan's */
 	unsigned dirs;
 	uint64_t scan_ns, lookup_ns;
 };

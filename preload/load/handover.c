@@ -471,13 +471,6 @@ static int replay_device(int dirfd, const char *devpath, const char *alias, void
 	return 0;
 }
 
-/*
- * udevd keeps "udev/queue" in its run directory (/run/udev/queue) while
- * events wait; the hold directory is that run directory's modprobe.d
- * (/run/modprobe.d). An event still queued when a hold goes would find
- * the failed module unheld, and udev would try it, then again at the
- * replay: so a replay first waits for the queue to empty (bounded).
- */
 int mp_handover_udev_queue(const char *dir, char *path, size_t size)
 {
 	const char *slash = strrchr(dir, '/');
@@ -487,6 +480,13 @@ int mp_handover_udev_queue(const char *dir, char *path, size_t size)
 	return 0;
 }
 
+/*
+ * udevd keeps "udev/queue" in its run directory (/run/udev/queue) while
+ * events wait; the hold directory is that run directory's modprobe.d
+ * (/run/modprobe.d). An event still queued when a hold goes would find
+ * the failed module unheld, and udev would try it, then again at the
+ * replay: so a replay first waits for the queue to empty (bounded).
+ */
 static void wait_udev_queue(struct mp_ctx *ctx, const char *dir)
 {
 	char path[PATH_MAX];

@@ -391,10 +391,10 @@ static void hand_over(struct sched *s, uint64_t now, int *r)
 /*
  * After a hand-over that was asked for soon (the booted system's unit),
  * what had not started waits until udev's coldplug has begun, as udev's
- * own workers would have loaded it then: held, nothing waits for it. Began
+ * own workers would have loaded it then: held, nothing waits for it. Begun
  * at once, beside the burst of systemd's own loads (modprobe@ units) as
- * the boot starts its units, the unit's loads stalled PID 1 under TCG:
- * READY=1 was taken 3-17 s late in 6 of 27 boots. Called with the lock
+ * the boot starts its units, the unit's loads held PID 1 up under TCG:
+ * it took READY=1 1.5-48 s late in 6 of 27 boots. Called with the lock
  * held; *wait_ns: when to look again.
  */
 static void resume(struct sched *s, uint64_t now, uint64_t *wait_ns)
@@ -409,8 +409,9 @@ static void resume(struct sched *s, uint64_t now, uint64_t *wait_ns)
 		return;
 	}
 	s->paused = false;
-	mp_log(s->ctx, MP_LOG_DEBUG, "%s after %.1f s: loading the rest", access(s->feed.after, F_OK) == 0 ?
-	       "udev's coldplug began" : "no udev queue", (double)(now - s->handed_over_at) / 1e9);
+	mp_log(s->ctx, MP_LOG_DEBUG, "%s after %.1f s: loading the rest", now - s->handed_over_at <
+	       MP_AFTER_UDEV_MS * 1000000ull ? "udev's coldplug began" : "no udev queue",
+	       (double)(now - s->handed_over_at) / 1e9);
 	pthread_cond_broadcast(&s->work);
 }
 

@@ -51,7 +51,7 @@ struct sched {
 	int wave;                      /* --waves: the wave allowed to start */
 	struct mp_feed feed;           /* more work, from run.c */
 	bool handed_over;              /* the caller went on (feed.handover) */
-	uint64_t handed_over_at;
+	uint64_t handed_over_at;       /* when, for feed.after's bound */
 	bool paused;                   /* handed over, waiting for feed.after */
 	uint64_t started_at;           /* when the loop began */
 	uint64_t handover_next;        /* when to ask feed.handover again */

@@ -82,7 +82,8 @@ static int request_device(int dirfd, const char *devpath, const char *alias, voi
 	 * never a name: only aliases are stopped) */
 	t = mp_now_ns();
 	r = mp_request(sc->ctx, alias, sc->src, MP_BL_NAMES);
-	cp->lookup_ns += mp_now_ns() - t;
+	if (sc->src == MP_SRC_COLDPLUG)
+		cp->lookup_ns += mp_now_ns() - t;
 	return r;
 }
 
@@ -161,7 +162,8 @@ static int walk(int dirfd, char *devpath, size_t len, int depth, struct visit *v
 	return r;
 }
 
-int mp_coldplug_foreach(struct mp_ctx *ctx, mp_device_fn fn, void *data)
+/* *dirs: the directories opened, added to */
+static int foreach(struct mp_ctx *ctx, mp_device_fn fn, void *data, unsigned *dirs)
 {
 	char root[PATH_MAX + 16], devpath[PATH_MAX];
 	struct visit v = { .fn = fn, .data = data };
@@ -175,20 +177,29 @@ int mp_coldplug_foreach(struct mp_ctx *ctx, mp_device_fn fn, void *data)
 	}
 	snprintf(devpath, sizeof(devpath), "/devices");
 	r = walk(fd, devpath, strlen(devpath), 0, &v);
-	/* the scans', for the report: a replay's come after it */
-	if (fn == request_device)
-		mp_ctx_coldplug(ctx)->dirs += v.dirs;
+	*dirs += v.dirs;
 	return r;
 }
 
+int mp_coldplug_foreach(struct mp_ctx *ctx, mp_device_fn fn, void *data)
+{
+	unsigned dirs = 0;
+
+	return foreach(ctx, fn, data, &dirs);
+}
+
+/* the first scan's cost goes to the report's planning line: a rescan
+ * comes after the planning */
 int mp_coldplug_scan(struct mp_ctx *ctx, enum mp_source src)
 {
 	struct scan sc = { .ctx = ctx, .src = src };
 	struct mp_coldplug *cp = mp_ctx_coldplug(ctx);
+	unsigned dirs = 0;
 	uint64_t t = mp_now_ns();
-	int r = mp_coldplug_foreach(ctx, request_device, &sc);
+	int r = foreach(ctx, request_device, &sc, src == MP_SRC_COLDPLUG ? &cp->dirs : &dirs);
 
-	cp->scan_ns += mp_now_ns() - t;
+	if (src == MP_SRC_COLDPLUG)
+		cp->scan_ns += mp_now_ns() - t;
 	return r;
 }
 

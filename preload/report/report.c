@@ -209,7 +209,7 @@ static void json_profile(struct mp_json *j, const struct mp_ctx *ctx)
 	mp_json_obj_end(j);
 }
 
-/* the steps before the first load, ms from the run's start; the scans' sysfs time */
+/* the steps before the first load, ms from the run's start; the first scan's sysfs time */
 static void json_planned(struct mp_json *j, const struct mp_result *res, const struct mp_coldplug *cp)
 {
 	mp_json_obj_begin(j, "planned");
