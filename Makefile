@@ -57,7 +57,7 @@ CORE := base/util base/limits base/strmap base/json base/sys base/initstate base
 	parse/cmdline parse/confparse parse/aliases parse/uevent parse/index parse/kstats parse/profile \
 	model/graph \
 	context/log context/env context/moddir context/stale context/ctx \
-	plan/request plan/coldplug plan/modopts plan/plan plan/leave plan/profile_io \
+	plan/request plan/coldplug plan/modopts plan/plan plan/leave plan/rootfs plan/profile_io \
 	load/sched load/pool load/load load/decompress load/outcome load/handover load/gate \
 	report/dupcost report/nodev report/report \
 	run/run
@@ -137,7 +137,7 @@ $(B)/unit/shim.so: tests/shim/shim.c
 	$(CC) -std=gnu11 -Wall -Wextra -O1 -shared -fPIC -o $@ $< -lpthread
 
 # one test a source file: tests/unit/test_NAME.c tests preload/STAGE/NAME.c
-UNIT_TESTS := util strmap match aliases cmdline confparse uevent index graph decompress dupcost kstats json profile handover
+UNIT_TESTS := util strmap match aliases rootfs cmdline confparse uevent index graph decompress dupcost kstats json profile handover
 UNIT_BINS := $(UNIT_TESTS:%=$(B)/unit/test_%) $(B)/unit/shim.so \
 	$(B)/asan/modpreload $(B)/tsan/modpreload $(EXTRA_UNIT)
 unit: $(UNIT_BINS)

@@ -24,6 +24,10 @@ struct mp_cmdline {
 				  wait for every init() (handover.c) */
 	bool leave_single_off; /* modpreload.leave_single=0: what one device
 				  asks for is ours too (leave.c) */
+	bool rootfs_off;       /* rd.modpreload.rootfs=0: the root's file
+				  system module is the mount's (rootfs.c) */
+	char *root;            /* root=, rootfstype= (the last of each, as the */
+	char *rootfstype;      /* kernel takes them) */
 	int jobs;              /* rd.modpreload.jobs=, 0 when unset */
 	unsigned timeout_s;    /* rd.modpreload.timeout=, 0 when unset */
 	char **modules;        /* rd.modpreload.modules=, rd.driver.pre= */

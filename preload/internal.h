@@ -220,6 +220,15 @@ struct mp_env {
 	} profile;
 };
 
+/* rootfs.c: what root= names, while its device is still to be found:
+ * how 'p' the path want, 'u' the uuid, 'l' the label want; 0 none (or
+ * found) */
+struct mp_rootfs {
+	char how;
+	unsigned char uuid[16];
+	const char *want;
+};
+
 /* coldplug.c's own: the devices asked for, and the uevent socket. */
 struct mp_coldplug {
 	int uevent_fd;          /* netlink, open while coldplug listens; -1 otherwise */
@@ -229,6 +238,7 @@ struct mp_coldplug {
 	 * in the lookups of what it found; not a rescan's */
 	unsigned dirs;
 	uint64_t scan_ns, lookup_ns;
+	struct mp_rootfs rootfs; /* root='s device, until it is found */
 };
 
 /* What the run measured, beside the plan, for the report. */
@@ -348,6 +358,19 @@ int mp_request(struct mp_ctx *ctx, const char *name_or_alias, enum mp_source src
 /* leave.c: what one device alone asks for, with all it needs, skipped
  * and marked to_udev (--leave-single); how many */
 int mp_plan_leave_single(struct mp_ctx *ctx);
+/* rootfs.c: the root's file system module (--root-fs), from rootfstype=
+ * or, once root='s device is there, its superblock (probe: again, as
+ * devices appear; 1 when it was found) */
+struct mp_fsid {
+	const char *type;         /* "ext4", as the kernel's fs-TYPE names it */
+	unsigned char uuid[16];
+	char label[257];
+};
+int mp_rootfs_identify(int fd, struct mp_fsid *id);
+int mp_rootfs_want(struct mp_rootfs *rf, const char *root);
+bool mp_rootfs_match(const struct mp_rootfs *rf, const struct mp_fsid *id);
+int mp_rootfs_plan(struct mp_ctx *ctx);
+int mp_rootfs_probe(struct mp_ctx *ctx);
 /* the files of the modules still to load (with_all: of every module) */
 void mp_plan_files(struct mp_ctx *ctx, bool with_all);
 /* modopts.c: modprobe.d's options for NAME (BASE, libkmod's, which ends

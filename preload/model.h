@@ -18,6 +18,7 @@ enum mp_source {
 	MP_SRC_CMDLINE,
 	MP_SRC_COLDPLUG,
 	MP_SRC_UEVENT, /* devices that appeared while we were loading */
+	MP_SRC_ROOT,   /* the root's file system (rootfs.c) */
 	MP_SRC_MAX,
 };
 

@@ -90,6 +90,8 @@ struct mp_run_args {
 				       first, a kernel alias joined before 6.5 */
 	bool leave_single;          /* leave to udev what one device alone asks
 				       for (leave.c): the booted system */
+	bool root_fs;               /* plan the root's file system module
+				       (rootfs.c): the initramfs */
 	bool release_stale;         /* only remove the holds of a holder that is
 				       gone and replay their devices' add */
 	const char *names_gate;     /* with handover_soon: locked until the names

@@ -114,12 +114,14 @@ lint() {
 	# 252 KiB: 250,456 bytes when set (issue 23: no plan read at boot, no
 	# unwind tables, no RELRO, zlib's CRC tables made at run time), and one
 	# 4 KiB page of the file's layout to spare; 256 KiB since the holds name
-	# their holder (257,912 bytes: bench/results/sizes-2026-12-04.md)
+	# their holder (257,912 bytes: bench/results/sizes-2026-12-04.md); 264
+	# KiB since the initramfs loads the root's file system module (266,712
+	# bytes, a page more: bench/results/sizes-2026-12-05b.md)
 	size=$(stat -c %s build/modpreload)
-	if [ "$size" -le 262144 ]; then
-		echo "PASS: lint/size (build/modpreload is $size bytes, budget 262144)"
+	if [ "$size" -le 270336 ]; then
+		echo "PASS: lint/size (build/modpreload is $size bytes, budget 270336)"
 	else
-		echo "FAIL: lint/size: build/modpreload is $size bytes, over 256 KiB"
+		echo "FAIL: lint/size: build/modpreload is $size bytes, over 264 KiB"
 	fi
 	if file build/modpreload | grep -q 'statically linked'; then
 		echo "PASS: lint/static"

@@ -33,7 +33,7 @@ else
     # beside a slow driver; a process of its own loads the rest (udev leaves
     # those modules alone until then) and writes the report, after
     # switch-root too (rd.modpreload.handover=0: wait for them here)
-    /usr/sbin/modpreload --coldplug --handover --kmsg \
+    /usr/sbin/modpreload --coldplug --handover --root-fs --kmsg \
         --cmdline "$_mp_dir/modpreload.cmdline" \
         --nodev-blacklist /run/modprobe.d/modpreload-nodev.conf \
         --report "$_mp_dir/modpreload.json" \

@@ -186,13 +186,15 @@ static bool kernel_joins(const struct mp_env *env, const struct mp_module *m)
  * system's run) that one refused duplicate is allowed rather than the boot
  * waiting for the init(). Not in an initramfs: there the hand-over coming
  * sooner left devices our loads were still making to udev, which loaded
- * their dependencies again (handover-design.md §9).
+ * their dependencies again (handover-design.md §9). But the root's file
+ * system module, which makes no device: the mount asks for it once udev
+ * found the root, and its modprobe waits in the kernel for ours.
  */
 static bool must_finish(const struct mp_ctx *ctx, const struct mp_module *m, bool soon)
 {
 	if (m->path == NULL || m->udev_alias)
 		return true;
-	if (kernel_joins(mp_ctx_env(ctx), m))
+	if (kernel_joins(mp_ctx_env(ctx), m) || (m->sources & 1u << MP_SRC_ROOT))
 		return false;
 	return !soon || (mp_module_named(m) && !mp_gate_held(ctx));
 }
@@ -242,14 +244,12 @@ static void mark_new(struct mp_ctx *ctx)
 void mp_handover_prefetch(const struct mp_ctx *ctx)
 {
 	char path[PATH_MAX + 32];
-	int fd;
+	_cleanup_close_ int fd = -1;
 
 	snprintf(path, sizeof(path), "%s/modules.alias", mp_ctx_env(ctx)->moddir);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
+	if (fd >= 0)
 		(void)posix_fadvise(fd, 0, 0, POSIX_FADV_WILLNEED);
-		close(fd);
-	}
 }
 
 /*

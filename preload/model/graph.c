@@ -412,6 +412,7 @@ static const char source_names[MP_SRC_MAX][9] = {
 	[MP_SRC_CMDLINE] = "cmdline",
 	[MP_SRC_COLDPLUG] = "coldplug",
 	[MP_SRC_UEVENT] = "uevent",
+	[MP_SRC_ROOT] = "rootfs",
 };
 
 const char *mp_source_name(enum mp_source s)

@@ -238,6 +238,8 @@ static int on_word(void *data, const struct word *w)
 		return off_switch(c, key, value, &c->handover_off);
 	if (strcmp(key, "modpreload.leave_single") == 0)
 		return off_switch(c, key, value, &c->leave_single_off);
+	if (strcmp(key, "rd.modpreload.rootfs") == 0)
+		return off_switch(c, key, value, &c->rootfs_off);
 	if (strcmp(key, "modpreload.enable") == 0)
 		return 0;
 	if (strcmp(key, "rd.modpreload.jobs") == 0) {
@@ -268,6 +270,13 @@ static int on_word(void *data, const struct word *w)
 		return push_list(c, key, &c->blacklist, &c->nblacklist, value);
 	if (strcmp(key, "module_blacklist") == 0)
 		return push_list(c, key, &c->kblacklist, &c->nkblacklist, value);
+	if (strcmp(key, "root") == 0 || strcmp(key, "rootfstype") == 0) {
+		char **slot = key[4] ? &c->rootfstype : &c->root;
+
+		free(*slot);
+		*slot = strdup(value);
+		return *slot ? 0 : -ENOMEM;
+	}
 	return 0;
 }
 
@@ -300,6 +309,8 @@ void mp_cmdline_free(struct mp_cmdline *c)
 	free_list(c->blacklist, c->nblacklist);
 	free_list(c->kblacklist, c->nkblacklist);
 	free_list(c->bad, c->nbad);
+	free(c->root);
+	free(c->rootfstype);
 	for (i = 0; i < c->noptions; i++) {
 		free(c->options[i].module);
 		free(c->options[i].param);

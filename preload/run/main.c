@@ -31,7 +31,7 @@ enum {
 	OPT_KMSG, OPT_NO_KSTATS, OPT_SYSFS, OPT_NO_FORK, OPT_ORDER, OPT_POOL, OPT_PROFILE,
 	OPT_PROFILE_OUT, OPT_MODULES_LOAD, OPT_NODEV, OPT_LIST_CONFIG,
 	OPT_HANDOVER, OPT_HANDOVER_SOON, OPT_LEAVE_SINGLE, OPT_HOLD_DIR, OPT_RELEASE_STALE, OPT_ESTIMATE,
-	OPT_NAMES_GATE, OPT_WAIT_NAMES,
+	OPT_NAMES_GATE, OPT_WAIT_NAMES, OPT_ROOT_FS,
 };
 
 /* --help's headings */
@@ -108,6 +108,9 @@ static const struct cli_option options[] = {
 	{ "leave-single", OPT_LEAVE_SINGLE, -1, NO_HEADING, NULL,
 	  "leave to udev what one device alone asks for,\n"
 	  "with all it needs: no duplicate to collapse" },
+	{ "root-fs", OPT_ROOT_FS, -1, NO_HEADING, NULL,
+	  "load the root's file system module too: from\n"
+	  "rootfstype=, or root='s superblock once there" },
 	{ "names-gate", OPT_NAMES_GATE, -1, NO_HEADING, "FILE",
 	  "with --handover-soon: keep FILE locked until\n"
 	  "the names asked for are live, and hand over\n"
@@ -450,6 +453,9 @@ static int set_option(struct cli *c, int key, const char *arg, unsigned v, const
 		break;
 	case OPT_LEAVE_SINGLE:
 		a->leave_single = true;
+		break;
+	case OPT_ROOT_FS:
+		a->root_fs = true;
 		break;
 	case OPT_HOLD_DIR:
 		a->opts.hold_dir = arg;

@@ -94,6 +94,8 @@ static int gather(struct mp_ctx *ctx, const struct mp_run_args *a)
 		r = mp_request_cmdline(ctx);
 	if (r == 0 && a->opts.coldplug)
 		r = mp_coldplug_scan(ctx, MP_SRC_COLDPLUG);
+	if (r == 0 && a->root_fs)
+		r = mp_rootfs_plan(ctx);
 	if (r == 0 && a->leave_single && !mp_ctx_cmdline(ctx)->leave_single_off)
 		r = mp_plan_leave_single(ctx) < 0 ? -ENOMEM : 0;
 	return r;
@@ -165,6 +167,9 @@ static int more_devices(void *data, bool rescan)
 			       mp_ctx_env(ctx)->sysfs);
 		r = mp_coldplug_scan(ctx, MP_SRC_UEVENT);
 	}
+	/* root='s device may be one of them (--root-fs) */
+	if (r >= 0 && c->a->root_fs)
+		r = mp_rootfs_probe(ctx);
 	if (r < 0 || p->nmods == before)
 		return r < 0 ? r : 0;
 	r = plan_waves(ctx, hurried(c));

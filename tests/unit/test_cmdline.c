@@ -108,6 +108,16 @@ static void cmdline_modpreload(void)
 	CHECK(mp_cmdline_parse("rd.modpreload.timeout=0 rd.modpreload.jobs=65 rd.modpreload=maybe", &c) == 0);
 	CHECK(c.nbad == 3 && c.jobs == 0 && c.timeout_s == 0 && !c.disabled);
 	mp_cmdline_free(&c);
+
+	/* root= and rootfstype=: the last of each, as the kernel takes them */
+	CHECK(mp_cmdline_parse("root=/dev/sda1 rootfstype=xfs root=UUID=0f1e rootfstype root", &c) == 0);
+	CHECK_STR(c.root, "UUID=0f1e");
+	CHECK_STR(c.rootfstype, "xfs");
+	CHECK(!c.rootfs_off && c.nbad == 0);
+	mp_cmdline_free(&c);
+	CHECK(mp_cmdline_parse("rd.modpreload.rootfs=0", &c) == 0);
+	CHECK(c.rootfs_off && c.root == NULL && c.rootfstype == NULL);
+	mp_cmdline_free(&c);
 }
 
 /* next_arg(): which quotes go, which stay, where a word ends */

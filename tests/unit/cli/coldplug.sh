@@ -181,3 +181,62 @@ t_leave_single() {
 	check "leave_single=0: solo ours" eq "$(starts solo)" 1
 	check "leave_single=0: none left" eq "$(jq .counts.left_to_udev "$t/r.json")" 0
 }
+
+# --root-fs: the root's file system module from rootfstype= (each type the
+# kernel will try), or from the superblock of the device root= names, a
+# real image mkfs.ext3 made; counted as rootfs requests; not without the
+# option, nor with rd.modpreload.rootfs=0. A root= device that is not
+# there yet is looked for again, and without one nothing is asked.
+fresh() { # each run as the first: nothing logged, nothing live
+	: >"$t/log"
+	rm -rf "$t/sys/module" && mkdir "$t/sys/module"
+}
+t_root_fs() {
+	setup 'crc16\njbd2\next4 jbd2 crc16 alias=fs-ext4 alias=fs-ext3\nxfs alias=fs-xfs\n'
+	echo 'root=/dev/mpt-nothing-here rootfstype=xfs,ext4' >"$t/cmdline"
+	fresh
+	run --root-fs
+	check "rootfstype=: exit 0" eq "$rc" 0
+	check "rootfstype=: xfs, ext4 and its two loaded, once each" eq \
+		"$(starts xfs)$(starts ext4)$(starts jbd2)$(starts crc16)" 1111
+	check "rootfstype=: 2 rootfs requests" eq "$(jq .requests.by_source.rootfs "$t/r.json")" 2
+	fresh
+	run
+	check "no --root-fs: nothing loaded" eq "$(calls)" 0
+	echo 'rootfstype=ext4 rd.modpreload.rootfs=0' >"$t/cmdline"
+	fresh
+	run --root-fs
+	check "rd.modpreload.rootfs=0: nothing loaded" eq "$(calls)" 0
+	echo 'root=/dev/mpt-nothing-here' >"$t/cmdline"
+	fresh
+	run --root-fs
+	check "a root= not there: nothing loaded" eq "$(calls)" 0
+	echo 'root=PARTUUID=0f1e2d3c-01' >"$t/cmdline"
+	fresh
+	run --root-fs
+	check "root=PARTUUID=: left to the mount" eq "$(calls):$rc" 0:0
+	# the image as root= names it: /dev/NAME, and LABEL= found under
+	# sysfs's class/block (a name in /dev needs root, as a boot has)
+	[ -w /dev ] || return 0
+	dev=/dev/mpt-rootfs-$$
+	if ! { truncate -s 16M "$t/img" && mkfs.ext3 -q -F -L mptroot "$t/img" >/dev/null 2>&1 &&
+		ln -sf "$t/img" "$dev"; }; then
+		check "mkfs.ext3" false
+		return
+	fi
+	echo "root=$dev ro" >"$t/cmdline"
+	fresh
+	run --root-fs
+	check "root=/dev/NAME: ext4 (fs-ext3) loaded" eq "$(starts ext4)$(starts xfs)" 10
+	mkdir -p "$t/sys/class/block/fd0" "$t/sys/class/block/${dev#/dev/}"
+	echo "root=LABEL=mptroot" >"$t/cmdline"
+	fresh
+	run --root-fs
+	check "root=LABEL=: ext4 loaded" eq "$(starts ext4)$(starts xfs)" 10
+	check "root=LABEL=: 1 rootfs request" eq "$(jq .requests.by_source.rootfs "$t/r.json")" 1
+	echo "root=LABEL=other" >"$t/cmdline"
+	fresh
+	run --root-fs
+	check "root=LABEL=other: nothing loaded" eq "$(calls)" 0
+	rm -f "$dev"
+}
