@@ -83,14 +83,41 @@ static int wait_other_load(const struct mp_env *env, const char *name, uint64_t 
 	return -ETIMEDOUT;
 }
 
+/* The file named FILE (STEM bytes before ".ko") where modules.dep keeps
+ * it now: the root's index after a switch-root, which may have it in
+ * another directory than the image's did */
+static int open_moved(const struct mp_env *env, const char *file, size_t stem, char *found, size_t size)
+{
+	_cleanup_free_ char *buf = NULL;
+	char dep[PATH_MAX + 16], *line, *save = NULL;
+	size_t len;
+	int fd = -ENOENT;
+
+	snprintf(dep, sizeof(dep), "%s/modules.dep", env->moddir);
+	if (mp_read_file_alloc(dep, 64u << 20, &buf, &len) < 0)
+		return -ENOENT;
+	for (line = strtok_r(buf, "\n", &save); line && fd == -ENOENT; line = strtok_r(NULL, "\n", &save)) {
+		char *colon = strchr(line, ':'), *b;
+
+		if (colon == NULL)
+			continue;
+		*colon = '\0';
+		b = strrchr(line, '/') ? strrchr(line, '/') + 1 : line;
+		if (strncmp(b, file, stem + 3) == 0 && (b[stem + 3] == '\0' || b[stem + 3] == '.') &&
+		    snprintf(found, size, "%s/%s", env->moddir, line) < (int)size)
+			fd = mp_open_beneath(env, found);
+	}
+	return fd;
+}
+
 /*
- * PATH, or after a switch-root the same module under another compression:
- * the root's tree may keep it otherwise than the image did (mkinitcpio's
- * MODULES_DECOMPRESS: foo.ko in the image, foo.ko.zst in the root). The
- * same name in the same directory, with each suffix the kernel's loaders
- * know; FOUND is what was opened. Still missing: ENOENT, and the module's
- * devices go back to udev (handover.c), which looks it up in the root's
- * own index.
+ * PATH, or after a switch-root the same module under another compression
+ * or in another directory: the root's tree may keep it otherwise than the
+ * image did (mkinitcpio's MODULES_DECOMPRESS: foo.ko in the image,
+ * foo.ko.zst in the root). The same name in the same directory, with each
+ * suffix the kernel's loaders know, then the root's modules.dep; FOUND is
+ * what was opened. Still missing: ENOENT, and the module's devices go back
+ * to udev (handover.c).
  */
 static int open_module(const struct mp_env *env, const char *path, char *found, size_t size)
 {
@@ -98,6 +125,7 @@ static int open_module(const struct mp_env *env, const char *path, char *found, 
 	const struct mp_format *f = mp_decompress_format(path);
 	size_t base = strlen(path) - (f ? strlen(f->suffix) : 0), i;
 	int fd = mp_open_beneath(env, path);
+	const char *file;
 
 	snprintf(found, size, "%s", path);
 	if (fd != -ENOENT || base < 3 || strncmp(path + base - 3, ".ko", 3) != 0)
@@ -112,8 +140,11 @@ static int open_module(const struct mp_env *env, const char *path, char *found, 
 		if (alt != -ENOENT)
 			return alt;
 	}
-	snprintf(found, size, "%s", path);
-	return -ENOENT;
+	file = strrchr(path, '/') + 1;
+	fd = open_moved(env, file, (size_t)(path + base - 3 - file), found, size);
+	if (fd == -ENOENT)
+		snprintf(found, size, "%s", path);
+	return fd;
 }
 
 static int do_load(const struct mp_env *env, const struct mp_job *job, const char *path,

@@ -60,23 +60,29 @@ t_bombs_wait() {
 # After a switch-root the root's tree may keep a module with another
 # compression than the image did (mkinitcpio's MODULES_DECOMPRESS: foo.ko
 # in the image, foo.ko.zst in the root): found by its name with the other
-# suffix, loaded once. A file that is not there at all is said to be
+# suffix, loaded once; one the root's modules.dep has in another
+# directory, from there. A file that is not there at all is said to be
 # missing, never an unknown symbol (finit_module's ENOENT).
 t_file_recompressed() {
 	dir=$t/root/lib/modules/1.0/kernel/test
-	setup 'slow\nlate slow\ngone slow\n'
+	setup 'slow\nlate slow\ngone slow\nmoved slow\n'
 	RULES=slow:0:1500
-	run -j 2 late gone &
+	run -j 2 late gone moved &
 	runner=$!
 	sleep 0.5
 	zstd -q --rm "$dir/late.ko"
 	rm -f "$dir/gone.ko"
+	# and one the root's index keeps in another directory
+	mkdir -p "$dir/../other"
+	mv "$dir/moved.ko" "$dir/../other/moved.ko"
+	depmod -b "$t/root" 1.0 2>/dev/null
 	wait "$runner"
 	check "late loaded from late.ko.zst" eq "$(state late)" loaded
 	check "late: once, decompressed" eq "$(grep -c ' start late 0 init ' "$t/log")" 1
+	check "moved loaded from its new directory, once" eq "$(state moved) $(starts moved)" "loaded 1"
 	check "gone failed" eq "$(state gone)" failed
 	check "gone: its file is missing, said so" \
 		eq "$(jq -r '.modules[] | select(.name=="gone") | .message' "$t/r.json")" \
-		"its file is not in the module directory (nor with another compression)"
+		"its file is not in the module directory (nor moved, nor with another compression)"
 	check "no unknown symbol said" eq "$(grep -c 'unknown symbol' "$t/err")" 0
 }
