@@ -187,14 +187,14 @@ static bool kernel_joins(const struct mp_env *env, const struct mp_module *m)
  * waiting for the init(). Not in an initramfs: there the hand-over coming
  * sooner left devices our loads were still making to udev, which loaded
  * their dependencies again (handover-design.md §9). But the root's file
- * system module, which makes no device: the mount asks for it once udev
- * found the root, and its modprobe waits in the kernel for ours.
+ * system module (no device; not a name too, as in mkinitcpio's MODULES,
+ * which modprobe -qab loads next): the mount's modprobe waits for ours.
  */
 static bool must_finish(const struct mp_ctx *ctx, const struct mp_module *m, bool soon)
 {
 	if (m->path == NULL || m->udev_alias)
 		return true;
-	if (kernel_joins(mp_ctx_env(ctx), m) || (m->sources & 1u << MP_SRC_ROOT))
+	if (kernel_joins(mp_ctx_env(ctx), m) || ((m->sources & 1u << MP_SRC_ROOT) && !mp_module_named(m)))
 		return false;
 	return !soon || (mp_module_named(m) && !mp_gate_held(ctx));
 }
