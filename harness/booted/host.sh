@@ -344,7 +344,15 @@ bt_merged_outside() {
 	for _bt_c in modprobe systemd systemd_modules; do
 		_bt_s=$((_bt_s + $(mpt_num "initrd.merged_by.$_bt_c" "$1") + $(mpt_num "booted.merged_by.$_bt_c" "$1")))
 	done
-	echo $((_bt_s + _bt_p))
+	echo $((_bt_s + _bt_p + $(bt_udev_merged_outside "$1")))
+}
+
+# bt_udev_merged_outside RESULT: udev workers' calls after switch-root that
+# a 6.5+ kernel merged while a call of modprobe's or systemd's was in flight
+# (logind's modprobe@drm beside udev's coldplug of bochs, which needs drm:
+# a driver the booted run left to udev, and a storm that is not ours)
+bt_udev_merged_outside() {
+	mpt_num booted.merged_outside_by._udev_worker_ "$1"
 }
 
 # bt_check_no_wait RESULT: modpreload's waits, from its reports and the
@@ -427,8 +435,8 @@ bt_check_with() {
 	for _bt_m in $(mpt_get udev_loaded "$1" | tr ',' ' '); do
 		bt_in "$(mpt_get handled "$1")" "$_bt_m" && fail "udev's worker loaded $_bt_m, which modpreload handled"
 	done
-	eq "udev workers' calls that loaded nothing" \
-		"$(($(mpt_num booted.udev_calls "$1") - $(mpt_num booted.udev_loads "$1")))" 0
+	eq "udev workers' calls that loaded nothing, but for those merged with systemd's" \
+		"$(($(mpt_num booted.udev_calls "$1") - $(mpt_num booted.udev_loads "$1") - $(bt_udev_merged_outside "$1")))" 0
 	eq "initramfs report" "$(mpt_get report_initrd "$1")" present
 	eq "booted system's report" "$(mpt_get report_booted "$1")" present
 	eq "report kept in /var/lib/modpreload" "$(mpt_get report_kept "$1")" present

@@ -37,6 +37,9 @@
 #                                            no module_load of their own (a
 #                                            kernel of 6.5 or later merged
 #                                            them with a load in flight)
+#   initrd.merged_outside_by.COMM, booted...  of those, a caller's other than
+#                                            modprobe's or systemd's while a
+#                                            call of theirs was in flight
 #   boot.outside_loaded=a,b                   modules first loaded by modprobe
 #                                            or systemd: PID 1, systemd-modules-
 #                                            load (outside coldplug)
@@ -212,6 +215,7 @@ awk '
 	}
 	function stamp(   i) { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) return substr($i, 1, length($i) - 1) }
 	function comm(t) { sub(/-[0-9]+$/, "", t); gsub(/[^A-Za-z0-9_]/, "_", t); return tolower(t) }
+	function outside(c) { return c == "modprobe" || c == "systemd" || c == "systemd_modules" }
 	function errno(s,    i, c, v) {
 		if (s == "0x0") return 0
 		v = 0
@@ -233,6 +237,9 @@ awk '
 		if (p == "booted" && $1 ~ /udev/) x["booted.udev_calls"]++
 		inload[$1] = 1; made[$1] = 0; rd[$1] = 0; img[$1] = 0
 		at[$1] = stamp()
+		# beside a call by modprobe or systemd (outside coldplug)?
+		if (outside(comm($1))) outfly++
+		ov[$1] = outfly > 0; oe[$1] = outexits
 		next
 	}
 	# with the kprobes of the boot (harness/booted/host.sh): mpt_read, a file the
@@ -250,7 +257,15 @@ awk '
 		# success with no module_load of its own: 6.12 gave this call the
 		# result of a load of the same file already in flight (two programs
 		# asked at once)
-		if (e == 0 && inload[$1] && !made[$1]) x[p ".merged_by." comm($1)]++
+		if (e == 0 && inload[$1] && !made[$1]) {
+			x[p ".merged_by." comm($1)]++
+			# and while a call by modprobe or systemd was in flight, the
+			# load it was most likely merged with (modprobe@drm for
+			# logind beside the coldplug of bochs by udev)
+			if (!outside(comm($1)) && (ov[$1] || outexits > oe[$1]))
+				x[p ".merged_outside_by." comm($1)]++
+		}
+		if (inload[$1] && outside(comm($1))) { outfly--; outexits++ }
 		# what a failed call had read and decompressed before the answer
 		if (e != 0) {
 			x[p ".failed_read"] += rd[$1]; x[p ".failed_image"] += img[$1]
