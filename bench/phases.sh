@@ -3,13 +3,15 @@
 # keeps (bench/results/boots/CODE/*.txt.gz; boots recorded since the
 # reports carry the systemd timelines, "irl" and "brl" lines). One line a
 # boot, guest seconds since it began ("-": not in that report):
-#   PAIR VARIANT PRE_UDEV UDEVD ROOTDEV FS_MODS ROOTFS SWITCH READY_GAP TRIGGER MULTI_USER
+#   PAIR VARIANT PRE_UDEV UDEVD ROOTDEV FS_MODS EXT4 ROOTFS SWITCH READY_GAP TRIGGER MULTI_USER
 # PRE_UDEV: the initramfs's pre-udev hook finished (modpreload's run, with
 #   it; nothing, without); UDEVD: the initramfs's udevd started; ROOTDEV:
 #   the root device checked (systemd-fsck-root finished: the device was
 #   there); FS_MODS: "START-END" of the initramfs's loads by modprobe that
 #   the kernel ran (request_module: the root file system's module and what
-#   it needs, at the mount; "ilmod" lines); ROOTFS: initrd-root-fs.target
+#   it needs, at the mount; "ilmod" lines); EXT4: when the initramfs's
+#   load of ext4 (the root's module) ended, and whose ("21.1/modpreload",
+#   "42.2/modprobe"); ROOTFS: initrd-root-fs.target
 #   (the root mounted, its file
 #   system's module loaded on the way: the kernel asks for it at the
 #   mount); SWITCH: "Switching root"; READY_GAP: seconds from the booted
@@ -32,6 +34,7 @@ for f in "$top/bench/results/boots/$code"/*.txt.gz; do
 		/^MPT: irl .* Finished systemd-fsck-root\.service/ { v["rootdev"] = at($0) }
 		/^MPT: irl .* Reached target initrd-root-fs\.target/ { v["rootfs"] = at($0) }
 		/^MPT: ilmod=.* modprobe$/ { if (ks == "" || $3 < ks) ks = $3; if ($4 > ke) ke = $4 }
+		/^MPT: ilmod=ext4 / { v["ext4"] = sprintf("%.1f/%s", $4, $5) }
 		/^MPT: irl .* Switching root/ { v["switch"] = at($0) }
 		/^MPT: kmsg .*modpreload: handing over/ && kmsg_at($0) > v["switch"] + 0 && v["switch"] != "" { h = kmsg_at($0) }
 		/^MPT: kmsg .*systemd\[1\]: Started modpreload-coldplug\.service/ { s = kmsg_at($0) }
@@ -41,7 +44,7 @@ for f in "$top/bench/results/boots/$code"/*.txt.gz; do
 			if (h != "" && s != "") v["gap"] = sprintf("%.2f", s - h)
 			if (ks != "") v["fsmods"] = sprintf("%.1f-%.1f", ks, ke)
 			printf "%s %s", pair, variant
-			n = split("pre udevd rootdev fsmods rootfs switch gap trigger mu", k, " ")
+			n = split("pre udevd rootdev fsmods ext4 rootfs switch gap trigger mu", k, " ")
 			for (i = 1; i <= n; i++) printf " %s", (k[i] in v) ? v[k[i]] : "-"
 			printf "\n"
 		}'

@@ -65,6 +65,7 @@
 #                                            own request_module, modprobe,
 #                                            asks on both sides of switch-root)
 #   marker=1                                  the split was found
+#   rootfs_requests_initrd=N                  the initramfs run's rootfs requests
 #   loaded_by.mpt_params=COMM,...             who loaded the module the root's
 #                                            /etc/modules-load.d lists
 #   boot.loads_blacklisted                    module_load events of the name it
@@ -165,6 +166,9 @@ timeout 1800 systemctl start modpreload-save-report.service
 initrd_report=/run/initramfs/modpreload.json
 [ -e "$initrd_report" ] || initrd_report=/run/modpreload/report.json
 kv report_initrd "$(present "$initrd_report")"
+# the root's file system module as the initramfs's run planned it
+# (--root-fs): its requests from rootfstype= or root='s superblock
+kv rootfs_requests_initrd "$(awk '/^ *"rootfs": [0-9]/ { v = $2; gsub(/,/, "", v); print v; exit }' "$initrd_report" 2>/dev/null)"
 kv report_booted "$(present /run/modpreload/booted.json)"
 kv report_kept "$(present /var/lib/modpreload/last-report.json)"
 kv report_kept_initrd "$(present /var/lib/modpreload/last-initramfs-report.json)"
