@@ -116,7 +116,8 @@ static int apply_results(struct sched *s)
 		 * which finit_module's ENOENT (an unknown symbol) is not */
 		if (m->state == MP_FAILED && res->how == NULL && m->fail_why == NULL &&
 		    (m->err == ENOENT || m->err == ENOTDIR))
-			m->fail_why = strdup("its file is not in the module directory (nor moved, nor with another compression)");
+			m->fail_why = strdup("its file is not in the module directory "
+					     "(nor moved, nor with another compression)");
 		if (m->state == MP_SKIPPED) {
 			free(m->skip_why);
 			m->skip_why = strdup("not tried: its time was up before it started");
