@@ -184,6 +184,8 @@ const char *mp_state_name(enum mp_state s, bool dry_run);
 const char *mp_source_name(enum mp_source s);
 bool mp_state_ok(enum mp_state s);
 bool mp_module_named(const struct mp_module *m);
+/* only the root's file system asks for it (rootfs.c), or for what needs it */
+bool mp_module_rootfs(const struct mp_module *m);
 
 /* ====== 4. context/: made once, read by every later stage ====== */
 /*

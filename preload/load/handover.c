@@ -186,15 +186,15 @@ static bool kernel_joins(const struct mp_env *env, const struct mp_module *m)
  * system's run) that one refused duplicate is allowed rather than the boot
  * waiting for the init(). Not in an initramfs: there the hand-over coming
  * sooner left devices our loads were still making to udev, which loaded
- * their dependencies again (handover-design.md §9). But the root's file
- * system module (no device; not a name too, as in mkinitcpio's MODULES,
- * which modprobe -qab loads next): the mount's modprobe waits for ours.
+ * their dependencies again (handover-design.md §9). But what only the
+ * root's file system needs (no device, no name as in mkinitcpio's MODULES,
+ * no other kernel alias's asker): the mount's modprobe waits for ours.
  */
 static bool must_finish(const struct mp_ctx *ctx, const struct mp_module *m, bool soon)
 {
 	if (m->path == NULL || m->udev_alias)
 		return true;
-	if (kernel_joins(mp_ctx_env(ctx), m) || ((m->sources & 1u << MP_SRC_ROOT) && !mp_module_named(m)))
+	if (kernel_joins(mp_ctx_env(ctx), m) || mp_module_rootfs(m))
 		return false;
 	return !soon || (mp_module_named(m) && !mp_gate_held(ctx));
 }

@@ -102,7 +102,8 @@ static int open_moved(const struct mp_env *env, const char *file, size_t stem, c
 		if (colon == NULL)
 			continue;
 		*colon = '\0';
-		b = strrchr(line, '/') ? strrchr(line, '/') + 1 : line;
+		b = strrchr(line, '/');
+		b = b ? b + 1 : line;
 		if (strncmp(b, file, stem + 3) == 0 && (b[stem + 3] == '\0' || b[stem + 3] == '.') &&
 		    snprintf(found, size, "%s/%s", env->moddir, line) < (int)size)
 			fd = mp_open_beneath(env, found);

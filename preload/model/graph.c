@@ -43,6 +43,11 @@ bool mp_module_named(const struct mp_module *m)
 	return m->sources & (1u << MP_SRC_ARGUMENT | 1u << MP_SRC_CONFIG | 1u << MP_SRC_CMDLINE);
 }
 
+bool mp_module_rootfs(const struct mp_module *m)
+{
+	return m->sources == 1u << MP_SRC_ROOT;
+}
+
 bool mp_state_ok(enum mp_state s)
 {
 	return s == MP_LOADED || s == MP_LIVE || s == MP_BUILTIN;

@@ -271,7 +271,7 @@ static int on_word(void *data, const struct word *w)
 	if (strcmp(key, "module_blacklist") == 0)
 		return push_list(c, key, &c->kblacklist, &c->nkblacklist, value);
 	if (strcmp(key, "root") == 0 || strcmp(key, "rootfstype") == 0) {
-		char **slot = key[4] ? &c->rootfstype : &c->root;
+		char **slot = strcmp(key, "root") == 0 ? &c->root : &c->rootfstype;
 
 		free(*slot);
 		*slot = strdup(value);
