@@ -54,7 +54,7 @@ struct an_module {
 	double ms, start_ms, end_ms, dup_bytes; /* dup_bytes < 0: not estimated */
 	int worker, wave;
 	bool no_device, held, critical;
-	bool to_udev; /* left to udev (--leave-single): not a problem */
+	bool to_udev; /* left to udev or systemd-modules-load (--leave-single): not a problem */
 };
 
 struct an_report {
@@ -63,7 +63,7 @@ struct an_report {
 	double elapsed_ms, jobs, timeout_ms;
 	double requests, unique, dups, bytes_not_read;
 	double counts[7]; /* loaded, live, builtin, failed, skipped, hung, no_device */
-	double left_to_udev; /* of the skipped */
+	double left_to_udev, left_to_names; /* of the skipped */
 	struct an_module *mods;
 	int nmods;
 	int *chain; /* indexes into mods, first link first */

@@ -134,7 +134,7 @@ static void module(const struct an_json *j, const struct an_jval *o, struct an_m
 	m->worker = int_in(j, o, "worker", 0, INT_MAX, -1);
 	m->wave = int_in(j, o, "wave", 0, INT_MAX, 0);
 	m->no_device = num(j, o, "no_device", 0) != 0;
-	m->to_udev = num(j, o, "left_to_udev", 0) != 0;
+	m->to_udev = num(j, o, "left_to_udev", 0) != 0 || num(j, o, "left_to_modules_load", 0) != 0;
 	if (m->state == NULL)
 		m->state = "unknown";
 }
@@ -243,6 +243,7 @@ int an_report_read(struct an_report *r, const struct an_json *j)
 	for (i = 0; i <= AN_NODEV; i++)
 		r->counts[i] = num(j, an_json_get(j, top, "counts"), count_names[i], 0);
 	r->left_to_udev = num(j, an_json_get(j, top, "counts"), "left_to_udev", 0);
+	r->left_to_names = num(j, an_json_get(j, top, "counts"), "left_to_modules_load", 0);
 	e = modules(r, j, v);
 	if (e == 0)
 		e = links(r, j, top);

@@ -60,6 +60,8 @@ static void header(FILE *out, const struct an_report *r)
 			fprintf(out, " (no device: %.0f)", r->counts[AN_NODEV]);
 		if (r->left_to_udev > 0)
 			fprintf(out, " (left to udev, one device each: %.0f)", r->left_to_udev);
+		if (r->left_to_names > 0)
+			fprintf(out, " (left to systemd-modules-load, names only: %.0f)", r->left_to_names);
 		fputs("\n", out);
 	}
 	fprintf(out, "  %.0f requests, %.0f duplicates collapsed, ", r->requests, r->dups);

@@ -358,7 +358,8 @@ int mp_plan_resolve(struct mp_ctx *ctx, const char *alias, enum mp_source src, b
 		    enum mp_blacklist bl);
 int mp_request(struct mp_ctx *ctx, const char *name_or_alias, enum mp_source src, enum mp_blacklist bl);
 /* leave.c: what one device alone asks for, with all it needs, skipped
- * and marked to_udev (--leave-single); how many */
+ * and marked to_udev, and what only names ask for, to_names
+ * (--leave-single); how many */
 int mp_plan_leave_single(struct mp_ctx *ctx);
 /* rootfs.c: the root's file system module (--root-fs), from rootfstype=
  * or, once root='s device is there, its superblock (probe: again, as
@@ -470,7 +471,7 @@ enum mp_problem {
 struct mp_totals {
 	unsigned by_state[MP_HUNG + 1];
 	unsigned no_device;
-	unsigned to_udev; /* of by_state[MP_SKIPPED] */
+	unsigned to_udev, to_names; /* of by_state[MP_SKIPPED] */
 	uint64_t dup, dup_deps, bytes_read, bytes_not_read, bytes_not_read_deps;
 	int nwaves;
 };

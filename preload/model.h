@@ -21,6 +21,9 @@ enum mp_source {
 	MP_SRC_ROOT,   /* the root's file system (rootfs.c) */
 	MP_SRC_MAX,
 };
+/* in mp_module.sources beside the sources: a request came from what
+ * systemd-modules-load reads too (modules-load.d, modules_load=) */
+#define MP_SRC_BIT_MODULES_LOAD (1u << MP_SRC_MAX)
 
 /* added to the priority of a module the hand-over waits for, and of what
  * it needs (--handover-soon): above any real load time (graph.c). Urgent:
@@ -63,7 +66,8 @@ struct mp_module {
 	unsigned requests_cpu; /* of requests, how many were a CPU's modalias
 				  (mp_uevent_cpu_alias) */
 	unsigned requests_with_dependents; /* and as a dependency of what they asked for */
-	unsigned sources;  /* 1 << enum mp_source, for every request that did */
+	unsigned sources;  /* 1 << enum mp_source, for every request that did;
+			      and MP_SRC_BIT_MODULES_LOAD */
 
 	struct mp_edge *deps;
 	int ndeps;
@@ -100,6 +104,8 @@ struct mp_module {
 	bool nodev_listed;  /* nodev.c wrote its blacklist line */
 	bool to_udev;       /* leave.c: one device asks for it, udev loads it
 			       once; skipped, excluded, not a problem */
+	bool to_names;      /* leave.c: only names ask for it (modules-load.d,
+			       modules_load=): systemd-modules-load's, as to_udev */
 };
 
 struct mp_plan {
@@ -109,6 +115,7 @@ struct mp_plan {
 
 	unsigned req_total;
 	unsigned req_by_source[MP_SRC_MAX];
+	bool modules_load_now;    /* the requests being made are systemd-modules-load's too */
 	unsigned req_unmatched;   /* aliases nothing matches (normal for coldplug) */
 	unsigned req_blacklisted;
 	unsigned req_refused;     /* malformed names */

@@ -55,7 +55,7 @@ enum mp_problem mp_outcome_problem(const struct mp_plan *p, const struct mp_modu
 	case MP_HUNG:
 		return MP_PB_HUNG;
 	case MP_SKIPPED:
-		if (m->to_udev)
+		if (m->to_udev || m->to_names)
 			return MP_PB_NONE;
 		return m->excluded ? MP_PB_LEFT_OUT : MP_PB_SKIPPED;
 	default:
@@ -74,6 +74,7 @@ void mp_outcome_totals(const struct mp_ctx *ctx, struct mp_totals *t)
 
 		t->by_state[m->state]++;
 		t->to_udev += m->to_udev;
+		t->to_names += m->to_names;
 		if (mp_outcome_no_device(p, m))
 			t->no_device++;
 		if (m->requests > 1) {

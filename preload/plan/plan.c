@@ -476,7 +476,7 @@ static void count_request(struct mp_ctx *ctx, const struct mp_lookup *lk, enum m
 		struct mp_module *m = &p->mods[stack[--top]];
 
 		m->requests_with_dependents++;
-		m->sources |= 1u << src;
+		m->sources |= 1u << src | (p->modules_load_now ? MP_SRC_BIT_MODULES_LOAD : 0u);
 		for (i = 0; i < m->ndeps; i++) {
 			struct mp_module *d = &p->mods[m->deps[i].dep];
 

@@ -178,15 +178,19 @@ int mp_request_config_dirs(struct mp_ctx *ctx, const char *root)
  * /etc/modules-load.d) and modules_load= on the command line, and its
  * blacklist: a blacklisted name is not loaded (it asks libkmod with
  * KMOD_PROBE_APPLY_BLACKLIST). That service still runs afterwards and
- * finds every module live.
+ * finds every module live, but for what only its names ask for, which
+ * --leave-single leaves to it (leave.c): those requests are marked.
  */
 int mp_request_modules_load(struct mp_ctx *ctx, const char *root)
 {
 	const struct mp_cmdline *c = mp_ctx_cmdline(ctx);
-	int i, r = request_dirs(ctx, root, "modules-load.d");
+	int i, r;
 
+	mp_ctx_plan(ctx)->modules_load_now = true;
+	r = request_dirs(ctx, root, "modules-load.d");
 	for (i = 0; r == 0 && i < c->nmodules_load; i++)
 		r = mp_request(ctx, c->modules_load[i], MP_SRC_CMDLINE, MP_BL_NAMES);
+	mp_ctx_plan(ctx)->modules_load_now = false;
 	return r;
 }
 

@@ -4,10 +4,8 @@
  * after the loads: the summary and the JSON report (this file), the
  * no-device blacklist (nodev.c), and, when asked, what the duplicates
  * would have cost the kernel (dupcost.c). It may call every stage before
- * it, base to load.
+ * it, base to load. Both read the plan after the scheduler is done with it.
  */
-/* What happened, for people (a few lines through the log) and for programs
- * (JSON). Both read the plan after the scheduler is done with it. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -111,8 +109,8 @@ static void json_module(struct mp_json *j, const struct mp_ctx *ctx, const struc
 	mp_json_str(j, "why", m->why);
 	if (m->skip_why)
 		mp_json_str(j, "skipped_because", m->skip_why);
-	if (m->to_udev)
-		mp_json_bool(j, "left_to_udev", true);
+	if (m->to_udev || m->to_names)
+		mp_json_bool(j, m->to_udev ? "left_to_udev" : "left_to_modules_load", true);
 	mp_json_str(j, "how", m->how);
 	mp_json_str(j, "options", m->options);
 	mp_json_u64(j, "size", (uint64_t)m->size);
@@ -339,6 +337,7 @@ int mp_report_json(struct mp_ctx *ctx, int fd)
 		mp_json_u64(&j, mp_state_name(MP_PENDING, true), t.by_state[MP_PENDING]);
 	mp_json_u64(&j, "no_device", t.no_device);
 	mp_json_u64(&j, "left_to_udev", t.to_udev);
+	mp_json_u64(&j, "left_to_modules_load", t.to_names);
 	mp_json_obj_end(&j);
 	json_waves(&j, p, t.nwaves);
 	json_critical(&j, p);
@@ -486,23 +485,23 @@ static void problems(struct mp_ctx *ctx)
 	}
 }
 
-/* One line: what one device each asks for, left to udev (leave.c). */
-static void summary_to_udev(struct mp_ctx *ctx, unsigned n)
+/* One line each: what one device each asks for, left to udev, and what
+ * only names ask for, left to systemd-modules-load (leave.c). */
+static void summary_left(struct mp_ctx *ctx, unsigned n, bool names)
 {
 	const struct mp_plan *p = mp_ctx_plan(ctx);
-	char names[400];
+	char list[400] = "";
 	size_t len = 0;
 	int i;
 
-	if (n == 0)
-		return;
-	names[0] = '\0';
-	for (i = 0; i < p->nmods && len < sizeof(names); i++)
-		if (p->mods[i].to_udev)
-			len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s", len ? ", " : "",
+	for (i = 0; n > 0 && i < p->nmods && len < sizeof(list); i++)
+		if (names ? p->mods[i].to_names : p->mods[i].to_udev)
+			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", len ? ", " : "",
 						p->mods[i].name);
-	mp_log(ctx, MP_LOG_NOTICE, "%u left to udev, one device asking for each (no duplicate to "
-	       "collapse): %s%s", n, names, len >= sizeof(names) ? "..." : "");
+	if (n > 0)
+		mp_log(ctx, MP_LOG_NOTICE, "%u left to %s (no duplicate to collapse): %s%s", n,
+		       names ? "systemd-modules-load, only a name asking for each" : "udev, one device asking for each",
+		       list, len >= sizeof(list) ? "..." : "");
 }
 
 /* One line: the profile, and the module whose time moved most from it. */
@@ -584,8 +583,8 @@ void mp_report_summary(struct mp_ctx *ctx)
 		       "%u hung (%u of those: no device for a coldplug driver); %d waves in %.1f ms; "
 		       "critical path %.1f ms: %s",
 		       t.by_state[MP_LOADED], t.by_state[MP_LIVE], t.by_state[MP_BUILTIN],
-		       t.by_state[MP_FAILED], t.by_state[MP_SKIPPED] - t.to_udev, t.by_state[MP_HUNG], t.no_device,
-		       t.nwaves,
+		       t.by_state[MP_FAILED], t.by_state[MP_SKIPPED] - t.to_udev - t.to_names,
+		       t.by_state[MP_HUNG], t.no_device, t.nwaves,
 		       (double)res->elapsed / 1e6, (double)cns / 1e6, crit);
 	/* what the first load waited for: the boot waits for it too */
 	mp_log(ctx, MP_LOG_NOTICE, "planned in %.1f ms: context %.1f, requests %.1f (sysfs %.1f, %u "
@@ -593,7 +592,8 @@ void mp_report_summary(struct mp_ctx *ctx)
 	       (double)(res->planned_req - res->planned_ctx) / 1e6, (double)(cp->scan_ns - cp->lookup_ns) / 1e6,
 	       cp->dirs, (double)(res->planned - res->planned_req) / 1e6);
 
-	summary_to_udev(ctx, t.to_udev);
+	summary_left(ctx, t.to_udev, false);
+	summary_left(ctx, t.to_names, true);
 	problems(ctx);
 	summary_kstats(ctx);
 	summary_profile(ctx);

@@ -9,15 +9,14 @@
 #             driver's init() while another is registered; each once, then
 #             blacklisted for the boot), no udev worker loading a module modpreload dealt with,
 #             the reports in /run and kept in /var/lib/modpreload, the
-#             module the root's /etc/modules-load.d lists loaded by
-#             modpreload (systemd-modules-load finds it live), and the one
-#             it lists that the root's modprobe.d blacklists loaded by no
-#             one (with it and without it: the rule of
-#             systemd-modules-load, which modpreload keeps); and the wait:
-#             no wait of modpreload's ended on its bound, and the booted
-#             unit was ready (READY=1) before the slow module the list also
-#             names on 6.5 and later (mpt_sleep, 30 s in init(), which no
-#             hold covers) had loaded: joined, not waited for
+#             modules the root's /etc/modules-load.d lists and nothing
+#             else asks for left to systemd-modules-load, which loads
+#             each once, and the one it lists that the root's modprobe.d
+#             blacklists loaded by no one (with it and without it: the
+#             rule of systemd-modules-load, which modpreload keeps); and
+#             the wait: no wait of modpreload's ended on its bound, and
+#             the slow module the list also names (mpt_sleep, 30 s in
+#             init()) was not the booted run's to wait for
 #             (bt_check_no_wait)
 #   handover  the "with" boot has two of QEMU's pci-testdev, whose driver
 #             mpt_slowpci (on the root only, not in the image) sleeps in
@@ -51,11 +50,9 @@ top=$(cd "$(dirname "$0")/../../.." && pwd)
 # the argument, not the environment: this case is bookworm's unless asked
 BT_SUITE=${1:-bookworm}
 # the slow module in the root's modules-load.d (bt_check_no_wait): its
-# init() sleeps this long, MP_BOOTED_SLOW_NAMED_MS (default 30 s: longer
-# than the hand-over takes on a busy host, where the quiet one took 7 s). The
-# booted run joins a name on every kernel: on 6.5 and later the kernel joins
-# systemd-modules-load's call to ours; before, modpreload-names.service holds
-# systemd-modules-load until the name is live (the names gate)
+# init() sleeps this long, MP_BOOTED_SLOW_NAMED_MS (default 30 s). Only its
+# name asks for it: the booted run leaves it to systemd-modules-load, and
+# the boot waits for it as it does without modpreload
 BT_SLOW_NAMED_MS=${MP_BOOTED_SLOW_NAMED_MS:-30000}
 # shellcheck source=harness/booted/host.sh
 . "$top/harness/booted/host.sh"

@@ -66,8 +66,8 @@
 #                                            asks on both sides of switch-root)
 #   marker=1                                  the split was found
 #   rootfs_requests_initrd=N                  the initramfs run's rootfs requests
-#   loaded_by.mpt_params=COMM,...             who loaded the module the root's
-#                                            /etc/modules-load.d lists
+#   loaded_by.mpt_params=COMM,...             who loaded the modules the root's
+#   loaded_by.mpt_sleep=COMM,...              /etc/modules-load.d lists
 #   boot.loads_blacklisted                    module_load events of the name it
 #                                            lists that modprobe.d blacklists
 #                                            (mpt_dia_top; absent: none)
@@ -295,7 +295,7 @@ awk '
 		m = $(i + 1)
 		x[p ".loads"]++
 		made[$1] = m
-		if (m == "mpt_params") lb = lb (lb == "" ? "" : ",") comm($1)
+		if (m == "mpt_params" || m == "mpt_sleep") lb[m] = lb[m] (lb[m] == "" ? "" : ",") comm($1)
 		# the name modules-load.d lists and modprobe.d blacklists
 		if (m == "mpt_dia_top") x["boot.loads_blacklisted"]++
 		if (p == "booted" && $1 ~ /udev/) {
@@ -331,7 +331,7 @@ awk '
 		db = ""
 		for (m in dup) db = db (db == "" ? "" : ",") m ":" lby[m]
 		printf "MPT: boot.dup_by=%s\n", db
-		printf "MPT: loaded_by.mpt_params=%s\n", lb
+		printf "MPT: loaded_by.mpt_params=%s\nMPT: loaded_by.mpt_sleep=%s\n", lb["mpt_params"], lb["mpt_sleep"]
 		printf "MPT: uptime_switch_root=%s\n", sr
 		printf "MPT: trace_entries=%s\nMPT: trace_written=%s\n", entries, written
 	}' $T/trace

@@ -201,19 +201,20 @@ t_analyze_bad() {
 	check "made up to harm: no C1 control in the SVG" not raw_c1 "$t/harm.svg"
 }
 
-# A booted-system report (--leave-single): what was left to udev is
-# counted apart and listed as no problem.
+# A booted-system report (--leave-single): what was left to udev, and to
+# systemd-modules-load, is counted apart and listed as no problem.
 t_analyze_left() {
-	setup 'solo alias=platform:solo\nshared\nd1 shared alias=platform:d1\nd2 shared alias=platform:d2\n'
+	setup 'solo alias=platform:solo\nshared\nd1 shared alias=platform:d1\nd2 shared alias=platform:d2\nnamed\n'
 	for d in solo d1 d2; do
 		mkdir -p "$t/sys/devices/platform/$d.0"
 		echo "MODALIAS=platform:$d" >"$t/sys/devices/platform/$d.0/uevent"
 	done
-	run --coldplug --settle-ms 50 --leave-single
+	echo modules_load=named >"$t/cmdline"
+	run --coldplug --settle-ms 50 --leave-single --modules-load
 	check "the run: exit 0" eq "$rc" 0
 	analyze "$t/r.json"
 	check "exit 0" eq "$arc" 0
-	check "the counts, with what was left to udev" \
-		grep -q "^  3 loaded, 0 already live, 0 builtin, 0 failed, 1 skipped, 0 hung (left to udev, one device each: 1)$" "$t/an.out"
+	check "the counts, with what was left to udev and systemd-modules-load" \
+		grep -q "^  3 loaded, 0 already live, 0 builtin, 0 failed, 2 skipped, 0 hung (left to udev, one device each: 1) (left to systemd-modules-load, names only: 1)$" "$t/an.out"
 	check "no problem listed" grep -q "^Nothing failed, hung, was skipped or found no device\.$" "$t/an.out"
 }

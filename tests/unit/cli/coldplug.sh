@@ -182,6 +182,41 @@ t_leave_single() {
 	check "leave_single=0: none left" eq "$(jq .counts.left_to_udev "$t/r.json")" 0
 }
 
+# --leave-single and names: what only systemd-modules-load's names ask
+# for (modules_load=; modules-load.d alike, the host's, not touched here),
+# with all it needs, is left to it; it loads them one after the other. A
+# name a device asks for too, or that shares a dependency with a device's
+# driver, is ours; so are the names of our own lists (-c, as modpreload.d)
+# and the caller's arguments, which systemd-modules-load does not read.
+t_leave_names() {
+	setup 'ldep\nlisted ldep\ncmdname\nboth alias=platform:both\nsdep\nsnamed sdep\nsdrv sdep alias=platform:sdrv\nd1 alias=platform:d1\narg\nours\n'
+	for d in both sdrv d1 d1b; do
+		mkdir -p "$t/sys/devices/platform/$d.0"
+		echo "MODALIAS=platform:${d%b}" >"$t/sys/devices/platform/$d.0/uevent"
+	done
+	echo ours >"$t/list.conf"
+	echo 'modules_load=listed,both modules-load=snamed,cmdname' >"$t/cmdline"
+	run --coldplug --settle-ms 50 --leave-single --modules-load -c "$t/list.conf" arg
+	check "exit 0" eq "$rc" 0
+	for m in listed ldep cmdname; do
+		check "$m left to systemd-modules-load" eq "$(jq -r --arg m "$m" '.modules[] | select(.name==$m) |
+			"\(.state) \(.left_to_modules_load) \(.left_to_udev)"' "$t/r.json")" "skipped true null"
+		check "$m not called" eq "$(starts "$m")" 0
+	done
+	for m in both snamed sdep sdrv d1 arg ours; do
+		check "$m ours" eq "$(state "$m")" loaded
+	done
+	check "counts: 3 left to systemd-modules-load" eq "$(jq .counts.left_to_modules_load "$t/r.json")" 3
+	check "counts: none left to udev" eq "$(jq .counts.left_to_udev "$t/r.json")" 0
+	check "summary: none skipped" grep -q " 0 skipped," "$t/err"
+	check "summary names them" grep -q "3 left to systemd-modules-load, only a name asking for each .*: " "$t/err"
+	# without the option the names are ours
+	fresh
+	run --coldplug --settle-ms 50 --modules-load -c "$t/list.conf" arg
+	check "without: listed ours" eq "$(starts listed)" 1
+	check "without: cmdname ours" eq "$(starts cmdname)" 1
+}
+
 # --root-fs: the root's file system module from rootfstype= (each type the
 # kernel will try), or from the superblock of the device root= names, a
 # real image mkfs.ext3 made; counted as rootfs requests; not without the
