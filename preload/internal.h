@@ -505,6 +505,10 @@ void mp_handover_release(struct mp_ctx *ctx, const char *dir);
 /* The holds of a holder that was gone (stale.c): their devices' add
  * replayed, for a run that does not load those modules itself. */
 void mp_handover_replay_stale(struct mp_ctx *ctx);
+/* what the hand-over did with M, for the report: held from udev, or left
+ * to the kernel to join */
+static inline bool mp_handover_held(const struct mp_module *m) { return m->ho.held; }
+static inline bool mp_handover_joined(const struct mp_module *m) { return m->ho.joined; }
 
 /* --- the names gate (gate.c): systemd-modules-load waits behind it --- */
 /* Locks PATH (made if need be) for as long as a module asked for by name

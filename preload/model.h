@@ -51,6 +51,24 @@ struct mp_edge {
 	bool soft;
 };
 
+/* Whether udev can be kept off a module by a hold (handover.c). */
+enum mp_holdable {
+	MP_HOLD_UNASKED, /* not looked at yet */
+	MP_HOLD_YES,     /* only a device alias of udev's leads to it */
+	MP_HOLD_NO,      /* a name, the kernel, or nothing holdable asks */
+};
+
+/* What the hand-over keeps of a module: written by handover.c alone,
+ * read elsewhere through mp_handover_held() and mp_handover_joined() */
+struct mp_module_ho {
+	enum mp_holdable holdable;
+	bool udev_alias; /* a device alias leads to it */
+	bool held;       /* udev was kept off it at the hand-over */
+	/* left to the kernel at the hand-over: it joins a second finit of
+	 * the file to ours (6.5+) */
+	bool joined;
+};
+
 struct mp_module {
 	char *name;      /* normalised: '-' is '_' */
 	char *path;      /* absolute; NULL when builtin */
@@ -95,12 +113,7 @@ struct mp_module {
 	unsigned char urgent; /* the hand-over waits for it (handover.c,
 			       soon): 2 final (it and what it needs go first,
 			       alone), 1 under way (first) */
-	unsigned char holdable; /* handover.c: 0 not asked yet, 1 yes, 2 no */
-	bool udev_alias;    /* handover.c: a device alias leads to it */
-	bool held;          /* udev was kept off it at the hand-over */
-	/* left to the kernel at the hand-over: it joins a second finit of
-	 * the file to ours (6.5+) */
-	bool joined;
+	struct mp_module_ho ho; /* the hand-over's (handover.c's alone) */
 	bool nodev_listed;  /* nodev.c wrote its blacklist line */
 	bool to_udev;       /* leave.c: one device asks for it, udev loads it
 			       once; skipped, excluded, not a problem */

@@ -106,9 +106,9 @@ static int mark_alias(void *data, const char *alias, int idx)
 	struct mp_module *m = &mp_ctx_plan(data)->mods[idx];
 
 	if (mp_handover_device_alias(alias))
-		m->udev_alias = true;
+		m->ho.udev_alias = true;
 	else if (!legacy_name(alias))
-		m->holdable = 2;
+		m->ho.holdable = MP_HOLD_NO;
 	return 0;
 }
 
@@ -134,14 +134,14 @@ static void mark_holdable(struct mp_ctx *ctx)
 	for (i = 0; i < p->nmods; i++) {
 		struct mp_module *m = &p->mods[i];
 
-		if (m->holdable || mp_state_done(m->state))
+		if (m->ho.holdable != MP_HOLD_UNASKED || mp_state_done(m->state))
 			continue;
-		m->holdable = r < 0 || m->path == NULL || mp_module_named(m) ? 2 : 1;
-		m->udev_alias = r < 0 || m->path == NULL;
-		if (m->udev_alias)
+		m->ho.holdable = r < 0 || m->path == NULL || mp_module_named(m) ? MP_HOLD_NO : MP_HOLD_YES;
+		m->ho.udev_alias = r < 0 || m->path == NULL;
+		if (m->ho.udev_alias)
 			continue;
 		if (mp_strmap_put(want, m->name, i) < 0)
-			m->holdable = 2, m->udev_alias = true;
+			m->ho.holdable = MP_HOLD_NO, m->ho.udev_alias = true;
 		else
 			mp_alias_filter_add(&filter, m->name);
 	}
@@ -152,10 +152,10 @@ static void mark_holdable(struct mp_ctx *ctx)
 		munmap(map, len);
 	}
 	for (i = 0; i < p->nmods; i++)
-		if (p->mods[i].holdable == 2 && !mp_state_done(p->mods[i].state))
+		if (p->mods[i].ho.holdable == MP_HOLD_NO && !mp_state_done(p->mods[i].state))
 			mp_log(ctx, MP_LOG_DEBUG, "%s: asked for by name or by a kernel alias: not held; the "
 			       "run waits for it%s", p->mods[i].name,
-			       p->mods[i].udev_alias ? "" : " until our load of it is in the kernel");
+			       p->mods[i].ho.udev_alias ? "" : " until our load of it is in the kernel");
 }
 
 /* The kernel joins a second finit_module of M's file to ours (6.5 and
@@ -192,7 +192,7 @@ static bool kernel_joins(const struct mp_env *env, const struct mp_module *m)
  */
 static bool must_finish(const struct mp_ctx *ctx, const struct mp_module *m, bool soon)
 {
-	if (m->path == NULL || m->udev_alias)
+	if (m->path == NULL || m->ho.udev_alias)
 		return true;
 	if (kernel_joins(mp_ctx_env(ctx), m) || mp_module_rootfs(m))
 		return false;
@@ -231,7 +231,7 @@ static void mark_new(struct mp_ctx *ctx)
 	int i;
 
 	for (i = 0; i < p->nmods; i++)
-		if (!mp_state_done(p->mods[i].state) && p->mods[i].holdable == 0) {
+		if (!mp_state_done(p->mods[i].state) && p->mods[i].ho.holdable == MP_HOLD_UNASKED) {
 			mark_holdable(ctx);
 			return;
 		}
@@ -273,7 +273,7 @@ void mp_handover_mark_urgent(struct mp_ctx *ctx)
 
 	mark_new(ctx);
 	for (i = 0; i < p->nmods; i++)
-		if (p->mods[i].holdable != 2)
+		if (p->mods[i].ho.holdable != MP_HOLD_NO)
 			p->mods[i].urgent = 0;
 		else if (must_finish(ctx, &p->mods[i], true))
 			p->mods[i].urgent = 2;
@@ -290,7 +290,7 @@ bool mp_handover_possible(struct mp_ctx *ctx, const char *dir, bool soon)
 
 	mark_new(ctx);
 	for (i = 0; i < p->nmods; i++)
-		if (!mp_state_done(p->mods[i].state) && p->mods[i].holdable != 1 &&
+		if (!mp_state_done(p->mods[i].state) && p->mods[i].ho.holdable != MP_HOLD_YES &&
 		    !may_join(ctx, &p->mods[i], dir, soon))
 			return false;
 	return true;
@@ -321,7 +321,7 @@ static void unhold(struct mp_ctx *ctx, const char *dir)
 	for (i = 0; i < p->nmods; i++) {
 		struct mp_module *m = &p->mods[i];
 
-		if (!m->held || mp_holder_path(path, sizeof(path), dir, m->name) < 0)
+		if (!m->ho.held || mp_holder_path(path, sizeof(path), dir, m->name) < 0)
 			continue;
 		if (unlink(path) < 0 && errno != ENOENT)
 			mp_warn(ctx, "%s: cannot remove: %s; udev leaves %s alone for this boot", path,
@@ -347,8 +347,8 @@ int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0)
 			continue;
 		left++;
 		/* not holdable: left to the kernel (may_join) */
-		if (m->holdable != 1) {
-			m->joined = true;
+		if (m->ho.holdable != MP_HOLD_YES) {
+			m->ho.joined = true;
 			joined++;
 			continue;
 		}
@@ -362,7 +362,7 @@ int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0)
 		}
 		if (r == 0)
 			r = mp_write_atomic(path, "." MP_HELD_PREFIX "new", 0644, fill_held, m->name);
-		m->held = r == 0;
+		m->ho.held = r == 0;
 		n += r == 0;
 	}
 	if (r < 0) {
@@ -370,7 +370,7 @@ int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0)
 			"instead", dir, mp_errno_name(-r));
 		unhold(ctx, dir);
 		for (i = 0; i < p->nmods; i++)
-			p->mods[i].held = p->mods[i].joined = false;
+			p->mods[i].ho.held = p->mods[i].ho.joined = false;
 		return 0;
 	}
 	if (ho->procfd < 0)
@@ -511,7 +511,7 @@ static void wait_udev_queue(struct mp_ctx *ctx, const char *dir)
  */
 static unsigned replay(struct mp_ctx *ctx, const char *const *names, int n)
 {
-	struct replay rp = { ctx, mp_ctx_kmod(ctx), names, n, 0 };
+	struct replay rp = { .ctx = ctx, .k = mp_ctx_kmod(ctx), .names = names, .nnames = n };
 
 	if (n == 0 || rp.k == NULL)
 		return 0;
@@ -536,7 +536,7 @@ void mp_handover_release(struct mp_ctx *ctx, const char *dir)
 		/* no device: a known answer that nodev.c keeps udev from
 		 * asking again; hung: still in init(), a second load would
 		 * be the duplicate we are here to prevent */
-		if (m->held && (m->state == MP_FAILED || (m->state == MP_SKIPPED && !m->excluded)) &&
+		if (m->ho.held && (m->state == MP_FAILED || (m->state == MP_SKIPPED && !m->excluded)) &&
 		    !mp_outcome_no_device(p, m))
 			failed[nfailed++] = m->name;
 	}

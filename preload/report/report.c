@@ -235,12 +235,12 @@ static void json_handover(struct mp_json *j, const struct mp_ctx *ctx)
 	mp_json_ms(j, "at_ms", res->handover_at);
 	mp_json_arr_begin(j, "held");
 	for (i = 0; i < p->nmods; i++)
-		if (p->mods[i].held)
+		if (mp_handover_held(&p->mods[i]))
 			mp_json_str(j, NULL, p->mods[i].name);
 	mp_json_arr_end(j);
 	mp_json_arr_begin(j, "joined");
 	for (i = 0; i < p->nmods; i++)
-		if (p->mods[i].joined)
+		if (mp_handover_joined(&p->mods[i]))
 			mp_json_str(j, NULL, p->mods[i].name);
 	mp_json_arr_end(j);
 	mp_json_u64(j, "replayed", res->replayed);
