@@ -34,7 +34,7 @@ done
 cases="basic:sched duplicates:sched failure:sched busy:sched init_eexist:sched hang:sched ebusy:sched ebusy_hung:sched loop_error:sched
 live_builtin other_loader:sched
 options blacklist blacklist_names softdep_cycle softdep_fails:sched compressed bombs:sched waves:sched parallel:sched
-missing missing_file paths bad_index bad_symbols dry_run coldplug:sched no_device nodev modules_load second_level:sched kstats config_usage fanout:sched leave_single"
+missing missing_file paths bad_index bad_symbols dry_run coldplug:sched no_device nodev modules_load second_level:sched kstats config_usage fanout:sched leave_single leave_names"
 cases="$cases file_recompressed missing_sibling config_big cmdline_long kmod_config shadow_gone"
 cases="$cases kstats_labels output report_tmp report_link report_rofs bombs_wait utf8 estimate"
 cases="$cases fifo_worse:sched pool:sched profile profile_image"
