@@ -140,12 +140,15 @@ lint() {
 		# (270,888 bytes: bench/results/sizes-2026-12-04b.md); 272 KiB
 		# since the booted run's planning waits less for the disk and its
 		# loads wait for udev's coldplug (274,456 bytes:
-		# bench/results/sizes-2026-12-05.md)
+		# bench/results/sizes-2026-12-05.md); 276 KiB since the booted
+		# run leaves names to systemd-modules-load and holds its loads
+		# back until the hand-over (278,584 bytes:
+		# bench/results/sizes-2026-12-05c.md)
 		size=$(stat -c %s build/arm64/modpreload)
-		if [ "$size" -le 278528 ]; then
-			echo "PASS: lint/size-arm64 (build/arm64/modpreload is $size bytes, budget 278528)"
+		if [ "$size" -le 282624 ]; then
+			echo "PASS: lint/size-arm64 (build/arm64/modpreload is $size bytes, budget 282624)"
 		else
-			echo "FAIL: lint/size-arm64: build/arm64/modpreload is $size bytes, over 272 KiB"
+			echo "FAIL: lint/size-arm64: build/arm64/modpreload is $size bytes, over 276 KiB"
 		fi
 	fi
 	# one version, the manual pages, the generated tables, the docs' links

@@ -119,6 +119,24 @@ static bool urgent_running(const struct sched *s)
 	return false;
 }
 
+/*
+ * Whether the best ready module waits for the first hand-over attempt: a
+ * hand-over asked for soon (feed.after: the booted system's unit) lets
+ * only what it needs (urgent or first) go before it, and what it leaves
+ * waits for udev's coldplug then (sched.c's resume()). Loaded at once, the
+ * CPU drivers that find no device (acpi_cpufreq, pcc_cpufreq, edac_mce_amd)
+ * started 0.2-0.4 s before the hand-over in 14 of 14 boots at 16 vCPUs
+ * under TCG, beside systemd's first units, whose text patching they
+ * stalled: sysinit.target came 4.5 s later than without modpreload. An
+ * attempt that fails lets everything go, as before: nothing waits for a
+ * hand-over that may never come. Called with the lock held.
+ */
+static bool held_back(const struct sched *s)
+{
+	return s->feed.after != NULL && s->feed.handover != NULL && !s->handover_tried && s->qlen > 0 &&
+	       s->plan->mods[s->queue[0].idx].prio < MP_FIRST_NS;
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -135,7 +153,7 @@ static void *worker_main(void *arg)
 		 * before what is queued (a chain's next link, most often the
 		 * one this worker just finished). apply_results() wakes us. */
 		while (!s->stop && (s->qlen == 0 || s->running >= s->limit || s->ndone > 0 || s->paused ||
-				    urgent_running(s)))
+				    urgent_running(s) || held_back(s)))
 			pthread_cond_wait(&s->work, &s->lock);
 		if (s->stop)
 			break;

@@ -53,6 +53,9 @@ struct sched {
 	bool handed_over;              /* the caller went on (feed.handover) */
 	uint64_t handed_over_at;       /* when, for feed.after's bound */
 	bool paused;                   /* handed over, waiting for feed.after */
+	/* feed.handover asked once: before that, with feed.after (soon),
+	 * only what the hand-over needs loads (pool.c's held_back()) */
+	bool handover_tried;
 	uint64_t started_at;           /* when the loop began */
 	uint64_t handover_next;        /* when to ask feed.handover again */
 	bool rescanned;                /* may_hand_over()'s one rescan is done */
