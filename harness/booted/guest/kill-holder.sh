@@ -1,7 +1,9 @@
 #!/bin/sh
 # mpt.kill_holder=NAME on the kernel command line (booted-handover-killed):
-# as soon as the booted run holds NAME from udev, SIGKILL the holder its
-# hold file names, as the OOM killer or a unit's stop would. Run by
+# once the booted run holds NAME from udev and its load of NAME is in the
+# kernel (coming: the run starts what it holds only after the hand-over,
+# once udev's coldplug began), SIGKILL the holder its hold file names, as
+# the OOM killer or a unit's stop would. Run by
 # mpt-kill-holder.service, after modpreload-coldplug.service is started
 # (READY=1, the hand-over). Says what it did in the kernel log.
 name=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^mpt\.kill_holder=//p' | sed -n '$p')
@@ -9,6 +11,11 @@ name=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^mpt\.kill_holder=//p' | sed -n '$
 f=/run/modprobe.d/modpreload-held-$name.conf
 i=0
 while [ ! -s "$f" ] && [ $i -lt 600 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+i=0
+while [ -s "$f" ] && [ ! -e "/sys/module/$name/initstate" ] && [ $i -lt 600 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
