@@ -107,7 +107,8 @@ static const struct cli_option options[] = {
 	  "waited for before 6.5" },
 	{ "leave-single", OPT_LEAVE_SINGLE, -1, NO_HEADING, NULL,
 	  "leave to udev what one device alone asks for,\n"
-	  "with all it needs: no duplicate to collapse" },
+	  "and to systemd-modules-load what only its names\n"
+	  "ask for, with all they need: no duplicate" },
 	{ "root-fs", OPT_ROOT_FS, -1, NO_HEADING, NULL,
 	  "load the root's file system module too: from\n"
 	  "rootfstype=, or root='s superblock once there" },
