@@ -106,17 +106,22 @@ static struct mp_job dequeue(struct sched *s)
  * ends, or is given up on), and not by arrival order or in waves, where
  * the urgent need not come first. Called with the lock held.
  */
-static bool urgent_running(const struct sched *s)
+static bool running_at_least(const struct sched *s, uint64_t prio)
 {
 	const struct mp_plan *p = s->plan;
 	int i;
 
-	if (s->env->fifo || s->env->waves || s->qlen == 0 || p->mods[s->queue[0].idx].prio >= MP_FIRST_NS)
-		return false;
 	for (i = 0; i < p->nmods; i++)
-		if (p->mods[i].state == MP_RUNNING && p->mods[i].prio >= MP_URGENT_NS)
+		if (p->mods[i].state == MP_RUNNING && p->mods[i].prio >= prio)
 			return true;
 	return false;
+}
+
+static bool urgent_running(const struct sched *s)
+{
+	if (s->env->fifo || s->env->waves || s->qlen == 0 || s->plan->mods[s->queue[0].idx].prio >= MP_FIRST_NS)
+		return false;
+	return running_at_least(s, MP_URGENT_NS);
 }
 
 /*
@@ -127,14 +132,17 @@ static bool urgent_running(const struct sched *s)
  * CPU drivers that find no device (acpi_cpufreq, pcc_cpufreq, edac_mce_amd)
  * started 0.2-0.4 s before the hand-over in 14 of 14 boots at 16 vCPUs
  * under TCG, beside systemd's first units, whose text patching they
- * stalled: sysinit.target came 4.5 s later than without modpreload. An
- * attempt that fails lets everything go, as before: nothing waits for a
- * hand-over that may never come. Called with the lock held.
+ * stalled: sysinit.target came 4.5 s later than without modpreload. After
+ * an attempt that failed, only while something the hand-over waits for is
+ * loading (it is retried every 200 ms): with nothing of that kind left,
+ * everything goes, as before, and nothing waits for a hand-over that may
+ * never come. Called with the lock held.
  */
 static bool held_back(const struct sched *s)
 {
-	return s->feed.after != NULL && s->feed.handover != NULL && !s->handover_tried && s->qlen > 0 &&
-	       s->plan->mods[s->queue[0].idx].prio < MP_FIRST_NS;
+	return s->feed.after != NULL && s->feed.handover != NULL && !s->handed_over && s->qlen > 0 &&
+	       s->plan->mods[s->queue[0].idx].prio < MP_FIRST_NS &&
+	       (!s->handover_tried || running_at_least(s, MP_FIRST_NS));
 }
 
 static void *worker_main(void *arg)

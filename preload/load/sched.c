@@ -381,7 +381,7 @@ static void hand_over(struct sched *s, uint64_t now, int *r)
 	if (h < 0)
 		s->feed.handover = NULL; /* it cannot be done in this run */
 	if (!s->handover_tried && h <= 0)
-		pthread_cond_broadcast(&s->work); /* held_back() no more */
+		pthread_cond_broadcast(&s->work); /* held_back() looks again */
 	s->handover_tried = true;
 	if (h <= 0)
 		return;
