@@ -456,11 +456,10 @@ struct mp_feed {
 	void (*before_results)(void *data);
 	void (*after_results)(void *data);
 	/* after the hand-over, what was not started yet waits until this file
-	 * (udev's queue: its coldplug has begun) is there, or for
-	 * MP_AFTER_UDEV_MS; NULL: it does not wait */
+	 * (udev's queue: its coldplug has begun) is there, or for the run's
+	 * timeout (env.timeout_ms); NULL: it does not wait */
 	const char *after;
 };
-#define MP_AFTER_UDEV_MS 10000u
 int mp_sched_run(struct mp_ctx *ctx, const struct mp_feed *feed);
 
 /* --- outcome (outcome.c): what the run came to, decided once --- */

@@ -357,14 +357,16 @@ bt_udev_merged_outside() {
 
 # bt_check_no_wait RESULT: modpreload's waits, from its reports and the
 # kernel log, without reading a clock: none ended on its bound (an init()
-# given up on, the run's time up, udev's queue still there), and, with
+# given up on, the run's time up, udev's queue still there, or never there
+# for the held loads after the hand-over), and, with
 # BT_SLOW_NAMED_MS (booted-storm sets it), the slow module only
 # modules-load.d names (mpt_sleep) is not the booted run's: it left it to
 # systemd-modules-load (--leave-single), whose load it was (the kernel's
 # trace), so that nothing of modpreload's waited for its init()
 bt_check_no_wait() {
 	_bt_b=$(grep -a -c -e '^MPT: kmsg .*has not returned after' -e '^MPT: kmsg .*when the run.s time was up' \
-		-e '^MPT: kmsg .*still there after' -e '^MPT: bmod=[^ ]* [^ ]* [^ ]* hung$' "$1")
+		-e '^MPT: kmsg .*still there after' -e '^MPT: kmsg .*still not there after' \
+		-e '^MPT: bmod=[^ ]* [^ ]* [^ ]* hung$' "$1")
 	eq "modpreload's waits that ended on their bound" "$_bt_b" 0
 	[ -n "${BT_SLOW_NAMED_MS:-}" ] || return 0
 	# "NAME START_MS END_MS STATE"
