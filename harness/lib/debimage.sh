@@ -215,15 +215,7 @@ deb_check_root() {
 }
 
 deb_check_once() {
-	_db_n=$(mpt_num load_modules "$1")
-	eq "finit_module calls == modules loaded" "$(mpt_num finit_enter "$1")" "$_db_n"
-	eq "successful finit_module calls" "$(mpt_num finit_ok "$1")" "$_db_n"
-	eq "EEXIST" "$(mpt_num finit_eexist "$1")" 0
-	eq "EBUSY" "$(mpt_num finit_ebusy "$1")" 0
-	eq "other errors" "$(mpt_num finit_other "$1")" 0
-	eq "modules loaded twice" "$(mpt_num load_dups "$1")" 0
-	eq "init_module calls" "$(mpt_num init_enter "$1")" 0
-	eq "/proc/modules == modules loaded" "$(mpt_num proc_count "$1")" "$_db_n"
+	check_once "$1" "$(mpt_num load_modules "$1")"
 }
 
 # deb_check_once_kernel RESULT: deb_check_once, the kernel's own requests

@@ -11,6 +11,8 @@
 #                             "KEY=N (want OP VALUE)"
 #   expect_is FILE KEY STRING unless KEY's value in FILE is STRING:
 #                             "KEY=VALUE (want STRING)"
+#   check_once RESULT [N]     the central invariant, from the kernel's
+#                             trace (below)
 #   verdict NAME [DETAIL]     "PASS: vm/NAME (DETAIL)" or "FAIL: vm/NAME:
 #                             WHY; WHY...", then starts over with no reason
 #   fail_all WHY              "FAIL: vm/N: WHY" for every N in $names (or
@@ -40,6 +42,30 @@ expect() {
 expect_is() {
 	_vd_v=$(mpt_get "$2" "$1")
 	[ "$_vd_v" = "$3" ] || fail "$2=${_vd_v:-<none>} (want $3)"
+}
+
+# check_once RESULT [N]: one load call per module, each a success: the
+# load calls (finit_module and init_module) == the successful ones ==
+# module_load events, no module loaded twice, no EEXIST, EBUSY or other
+# error, the trace not overrun (so that nothing is missed). With N: N
+# modules, all by finit_module (no init_module call) and all in
+# /proc/modules. Exceptions (the kernel's own modprobe, udev's workers
+# after the hand-over) are the families' own checks, beside this one.
+check_once() {
+	_vd_calls=$(($(mpt_num finit_enter "$1") + $(mpt_num init_enter "$1")))
+	_vd_loads=$(mpt_num load_total "$1")
+	[ "$_vd_loads" -gt 0 ] || fail "no module_load events (trace missing?)"
+	eq "load calls == successful ones" "$_vd_calls" "$(($(mpt_num finit_ok "$1") + $(mpt_num init_ok "$1")))"
+	eq "load calls == module_load events" "$_vd_calls" "$_vd_loads"
+	eq "modules loaded twice" "$(mpt_num load_dups "$1")" 0
+	eq "EEXIST" "$(mpt_num finit_eexist "$1")" 0
+	eq "EBUSY" "$(mpt_num finit_ebusy "$1")" 0
+	eq "other errors" "$(mpt_num finit_other "$1")" 0
+	eq "trace not overrun" "$(mpt_get trace_entries "$1")" "$(mpt_get trace_written "$1")"
+	[ $# -ge 2 ] || return 0
+	eq "modules loaded" "$(mpt_num load_modules "$1")" "$2"
+	eq "init_module calls" "$(mpt_num init_enter "$1")" 0
+	eq "/proc/modules == modules loaded" "$(mpt_num proc_count "$1")" "$2"
 }
 
 verdict() {

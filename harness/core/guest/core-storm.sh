@@ -20,6 +20,7 @@ core_run storm --coldplug -r /run/report.json "$@"
 core_report /run/report.json
 mpt_trace_counts
 core_calls
+mpt_proc_count
 mpt_proc_count mpt_
 mpt_loaded mpt_spawn mpt_drv mpt_drv2 mpt_drvlib mpt_sleep
 mpt_compression
