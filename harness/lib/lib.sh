@@ -105,6 +105,54 @@ mpt_trace_counts() {
 	}' "$MPT_TRACE/trace"
 }
 
+# mpt_trace_callers: who called the load syscalls and who loaded what, from
+# the trace buffer, per calling program C (the task column's COMM-PID,
+# "<...>-PID" when the trace no longer remembers the name; C is COMM in
+# lower case, each character other than [a-z0-9_] an "_": "(udev-worker)"
+# is _udev_worker_, systemd-udevd systemd_udevd):
+#   finit_by.C=N finit_fail_by.C=N finit_eexist_by.C=N finit_max_inflight.C=N
+#   init_by.C=N loaded_by.C=a,b (module_load events, in order)
+#   finit_first_s, finit_last_s, init_last_s (trace times)
+#   eexist_trace LINE, each finit_module call that returned EEXIST
+mpt_trace_callers() {
+	awk 'function comm(t) {
+		t = $0; sub(/^ */, "", t); sub(/ +\[[0-9]+\].*/, "", t); sub(/-[0-9]+$/, "", t)
+		t = tolower(t); gsub(/[^a-z0-9_]/, "_", t); return t
+	}
+	function ts(    i) {
+		for (i = 2; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) return $i + 0
+	}
+	/^#/ { next }
+	/ sys_finit_module\(/ {
+		c = comm(); n[c]++
+		if (++cur[c] > max[c]) max[c] = cur[c]
+		if (first == "") first = ts()
+		next
+	}
+	/ sys_finit_module -> / {
+		c = comm(); cur[c]--; last = ts()
+		if ($NF != "0x0") f[c]++
+		if ($NF == "0xffffffffffffffef") { e[c]++; printf "MPT: eexist_trace %s\n", $0 }
+		next
+	}
+	/ sys_init_module\(/ { ic[comm()]++; next }
+	/ sys_init_module -> / { ilast = ts(); next }
+	/ module_load: / {
+		for (i = 1; i <= NF; i++) if ($i == "module_load:") break
+		c = comm(); m[c] = m[c] (m[c] == "" ? "" : ",") $(i + 1)
+	}
+	END {
+		for (c in n) printf "MPT: finit_by.%s=%d\n", c, n[c]
+		for (c in n) printf "MPT: finit_max_inflight.%s=%d\n", c, max[c]
+		for (c in f) printf "MPT: finit_fail_by.%s=%d\n", c, f[c]
+		for (c in e) printf "MPT: finit_eexist_by.%s=%d\n", c, e[c]
+		for (c in m) printf "MPT: loaded_by.%s=%s\n", c, m[c]
+		if (first != "") printf "MPT: finit_first_s=%.2f\nMPT: finit_last_s=%.2f\n", first, last
+		for (c in ic) printf "MPT: init_by.%s=%d\n", c, ic[c]
+		if (ilast != "") printf "MPT: init_last_s=%.2f\n", ilast
+	}' "$MPT_TRACE/trace"
+}
+
 # mpt_trace_loads [NAME...]: "load.NAME=N", the module_load events per
 # module: for the names given (0 when absent), or for every module seen.
 mpt_trace_loads() {

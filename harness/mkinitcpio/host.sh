@@ -143,12 +143,12 @@ mkc_run() {
 mkc_check_udev() {
 	_mk_o=$1
 	shift
-	_mk_l=$(mpt_get "loaded_by.(udev-worker)" "$_mk_o") || _mk_l=
+	_mk_l=$(mpt_get loaded_by._udev_worker_ "$_mk_o") || _mk_l=
 	for _mk_m in "$@"; do
 		case ,$_mk_l, in *,"$_mk_m",*) fail "udev's worker loaded $_mk_m" ;; esac
 	done
-	expect "$_mk_o" "finit_fail_by.(udev-worker)" -eq 0
-	expect "$_mk_o" "finit_by.(udev-worker)" -eq "$(printf '%s' "$_mk_l" | tr ',' '\n' | grep -c .)"
+	expect "$_mk_o" finit_fail_by._udev_worker_ -eq 0
+	expect "$_mk_o" finit_by._udev_worker_ -eq "$(printf '%s' "$_mk_l" | tr ',' '\n' | grep -c .)"
 }
 
 # mkc_figures OUT: "N calls for M modules, E EEXIST, B EBUSY"
@@ -156,6 +156,6 @@ mkc_figures() {
 	printf '%s calls for %s modules, %s EEXIST, %s EBUSY' \
 		"$(mpt_num finit_enter "$1")" "$(mpt_num load_modules "$1")" \
 		"$(mpt_num finit_eexist "$1")" "$(mpt_num finit_ebusy "$1")"
-	_mk_u=$(mpt_get "loaded_by.(udev-worker)" "$1") && printf '; udev loaded %s' "$_mk_u"
+	_mk_u=$(mpt_get loaded_by._udev_worker_ "$1") && printf '; udev loaded %s' "$_mk_u"
 	:
 }

@@ -16,10 +16,8 @@
 #   param.mpt_drv.probed ...              second-level devices bound
 #   finit_* init_* load_*                 the load syscalls (mpt_trace_counts)
 #   load.NAME                             module_load events per module
-#   finit_by.COMM                         finit_module calls per calling task
-#   finit_eexist_by.COMM, eexist_trace    the calls that got EEXIST, by task
-#   finit_fail_by.COMM                    the calls that failed, by task
-#   loaded_by.COMM=a,b                    module_load events, by task
+#   finit_by.C, loaded_by.C=a,b, ...      per calling program (lib.sh's
+#                                         mpt_trace_callers: _udev_worker_)
 # then powers off.
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 # shellcheck source=harness/lib/lib.sh
@@ -65,28 +63,6 @@ mpt_param mpt_drv2 probed
 mpt_trace_counts
 # shellcheck disable=SC2119 # no names: every module
 mpt_trace_loads
-# finit_module calls per calling task (comm): who loaded what, and who got
-# EEXIST (0xff..ef) back, with those trace lines as "eexist_trace".
-awk 'function task(    c) {
-	c = $0; sub(/^ */, "", c); sub(/ +\[[0-9]+\].*/, "", c); return c
-}
-function comm(t) {
-	sub(/-[0-9]+$/, "", t); gsub(/[^A-Za-z0-9_.()-]/, "_", t); return t
-}
-/ sys_finit_module\(/ { n[comm(task())]++; next }
-/ sys_finit_module -> / && $NF != "0x0" { f[comm(task())]++ }
-/ sys_finit_module -> 0xffffffffffffffef/ {
-	e[comm(task())]++; printf "MPT: eexist_trace %s\n", $0; next
-}
-/ module_load: / {
-	for (i = 1; i <= NF; i++) if ($i == "module_load:") break
-	c = comm(task()); l[c] = l[c] (l[c] == "" ? "" : ",") $(i + 1)
-}
-END {
-	for (c in n) printf "MPT: finit_by.%s=%d\n", c, n[c]
-	for (c in f) printf "MPT: finit_fail_by.%s=%d\n", c, f[c]
-	for (c in e) printf "MPT: finit_eexist_by.%s=%d\n", c, e[c]
-	for (c in l) printf "MPT: loaded_by.%s=%s\n", c, l[c]
-}' /sys/kernel/tracing/trace
+mpt_trace_callers
 echo "MPT: done"
 mpt_poweroff

@@ -71,35 +71,7 @@ for f in "$report" /run/modpreload/report.json; do
 done
 
 mpt_trace_counts
-# Who called finit_module, and who loaded what: the task column is
-# COMM-PID ("<...>-PID" when the trace no longer remembers the name).
-awk 'function comm(t) {
-		sub(/-[0-9]+$/, "", t); gsub(/[^A-Za-z0-9_]/, "_", t); return tolower(t)
-	}
-	function ts(    i) {
-		for (i = 2; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) return $i + 0
-	}
-	/^#/ { next }
-	/ sys_finit_module\(/ {
-		c = comm($1); n[c]++
-		if (++cur[c] > max[c]) max[c] = cur[c]
-		if (first == "") first = ts()
-	}
-	/ sys_finit_module -> / { cur[comm($1)]--; last = ts() }
-	/ sys_init_module\(/ { ic[comm($1)]++ }
-	/ sys_init_module -> / { ilast = ts() }
-	/ module_load: / {
-		for (i = 1; i <= NF; i++) if ($i == "module_load:") break
-		c = comm($1); m[c] = m[c] (m[c] == "" ? "" : ",") $(i + 1)
-	}
-	END {
-		for (c in n) printf "MPT: finit_by.%s=%d\n", c, n[c]
-		for (c in n) printf "MPT: finit_max_inflight.%s=%d\n", c, max[c]
-		for (c in m) printf "MPT: loaded_by.%s=%s\n", c, m[c]
-		if (first != "") printf "MPT: finit_first_s=%.2f\nMPT: finit_last_s=%.2f\n", first, last
-		for (c in ic) printf "MPT: init_by.%s=%d\n", c, ic[c]
-		if (ilast != "") printf "MPT: init_last_s=%.2f\n", ilast
-	}' "$MPT_TRACE/trace"
+mpt_trace_callers
 mpt_proc_count
 mpt_proc_count mpt_
 mpt_loaded mpt_spawn mpt_drv mpt_drv2 mpt_drvlib mpt_fail mpt_fail_child \

@@ -80,7 +80,7 @@ for smp in $MKC_SMP; do
 	expect "$s" param.mpt_drv.probed -eq 16
 	expect "$s" param.mpt_drv2.probed -eq 4
 	expect "$s" finit_eexist -gt 0
-	expect "$s" "finit_by.(udev-worker)" -gt 0
+	expect "$s" finit_by._udev_worker_ -gt 0
 	expect "$s" finit_ok -eq "$(mpt_num load_modules "$s")"
 	# the same modules but the modpreload.d one (and the slow device's)
 	expect "$s" load_modules -eq $((modules - 1 - slow))

@@ -41,7 +41,7 @@ expect "$o" finit_ebusy -eq 0
 expect "$o" load_dups -eq 0
 expect "$o" proc_count -eq "$modules"
 mkc_check_udev "$o"
-expect "$o" finit_by.systemd-udevd -eq 0
+expect "$o" finit_by.systemd_udevd -eq 0
 expect "$o" finit_by.modpreload -ge 20
 expect "$o" param.mpt_drv.probed -eq 16
 expect "$o" param.mpt_drv2.probed -eq 4
