@@ -10,9 +10,8 @@
 # they print, under each awk, and compares the outputs (each program's lines
 # sorted: for-in order is each awk's own):
 #   guest side: every awk program of harness/ and bench/ that reads a trace
-#     file and takes no option (booted-report.sh's, debimage-root.sh's,
-#     root-init.sh's, demo.sh's, lib.sh's mpt_trace_counts, core-lib.sh's
-#     core_calls), and through their functions, which pass -v: lib.sh's
+#     file and takes no option (booted-report.sh's, demo.sh's, lib.sh's
+#     mpt_trace_counts and mpt_trace_callers, core-lib.sh's core_calls), and through their functions, which pass -v: lib.sh's
 #     mpt_trace_loads, mpt_trace_order, mpt_trace_module, bench-lib.sh's
 #     bench_trace
 #   host side: core/host.sh's checks over core_calls' lines, handover.sh's
@@ -264,8 +263,8 @@ nprogs=$(wc -l <"$tmp/progs/list")
 # the ones the header names: one gone from the list is a program the
 # extraction lost (a quote in its text ends it early, in the shell too)
 lost=
-for f in harness/booted/guest/booted-report.sh harness/lib/guest/debimage-root.sh harness/mkinitcpio/root-init.sh \
-	harness/bench/guest/demo.sh harness/lib/lib.sh harness/core/guest/core-lib.sh; do
+for f in harness/booted/guest/booted-report.sh harness/bench/guest/demo.sh harness/lib/lib.sh \
+	harness/core/guest/core-lib.sh; do
 	grep -q " $f#" "$tmp/progs/list" || lost="$lost $f"
 done
 if [ -n "$lost" ]; then
