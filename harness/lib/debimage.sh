@@ -215,7 +215,7 @@ deb_check_root() {
 }
 
 deb_check_once() {
-	check_once "$1" "$(mpt_num load_modules "$1")"
+	check_once "$1" live
 }
 
 # deb_check_once_kernel RESULT: deb_check_once, the kernel's own requests

@@ -51,7 +51,7 @@ for smp in $MKC_SMP; do
 	expect "$o" root_reached -eq 1
 	expect "$o" root_pid -eq 1
 	expect "$o" ncpus -eq "$smp"
-	check_once "$o" "$modules"
+	check_once "$o" live
 	# every call made by modpreload's early hook, none by udev's workers
 	expect "$o" finit_by.modpreload -eq "$modules"
 	expect "$o" load_modules -ge 20
