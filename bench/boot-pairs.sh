@@ -50,7 +50,7 @@
 # "soft lockup" lines; ready: seconds from modpreload-coldplug's start to
 # its READY=1 (without: -); bounds: modpreload's waits that ended on their
 # bound (its kernel-log lines); checks: "ok", or the reasons make check's
-# booted-storm assertions give for this boot.
+# booted-once assertions give for this boot.
 # Each boot's guest report (the MPT lines, with every module's start and
 # end, the units' times and modpreload's kernel-log lines) and the
 # console's lines about stalls go to bench/results/boots/CODE/PAIR-VARIANT.txt.gz.

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The whole boot, initramfs and booted system, with and without modpreload
-# in both (harness/booted/host.sh, the booted-storm VM case's machinery): a
+# in both (harness/booted/host.sh, the booted-once VM case's machinery): a
 # dracut 059 image with 50modpreload boots Debian's 6.1 into a real Debian
 # bookworm root (systemd 252, udev, the full module tree) with
 # modpreload-coldplug.service enabled, to multi-user.target; "without" is the

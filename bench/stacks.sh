@@ -1,7 +1,7 @@
 #!/bin/sh
 # One row a stack: the whole boot at 16 vCPUs, initramfs and booted system,
 # with and without modpreload, on each Debian stack the tests cover
-# (bench/booted-storm.sh -r SUITE, the booted-storm* VM cases' machinery):
+# (bench/booted-storm.sh -r SUITE, the booted-once* VM cases' machinery):
 #   bookworm       Debian 12: 6.1, systemd 252, kmod 30; dracut 059's image
 #   trixie         Debian 13: 6.12 (.ko.xz), systemd 257, kmod 34; the
 #                  image by the host's dracut 059

@@ -14,9 +14,9 @@
 # at switch-root by a trace marker that a pre-pivot hook in the image writes
 # (guest/booted-marker.sh), and powers off. The image holds the test modules
 # of harness/lib/debimage.sh's DEB_MPT but mpt_slowpci: that one is the
-# root's alone, so that with QEMU's pci-testdev (booted-storm's hand-over)
+# root's alone, so that with QEMU's pci-testdev (booted-once's hand-over)
 # the booted system's modpreload is the one that loads it.
-# BT_SUITE=trixie (set before sourcing; booted-storm-trixie, bench/booted-
+# BT_SUITE=trixie (set before sourcing; booted-once-trixie, bench/booted-
 # storm.sh -r trixie): the same boot with Debian trixie's 6.12 (its modules
 # .ko.xz, the test modules too, decompressed by the kernel) into a trixie
 # root (systemd 257, udev, kmod 34), the image still made by the host's
@@ -65,11 +65,11 @@ bookworm) BT_TAG='' BT_GEN=dracut ;;
 # directory: the two suites' images and disks never replace each other
 trixie) BT_TAG=-trixie DEB_KERNEL=trixie DEB_COMPRESS=xz BT_GEN=dracut ;;
 # trixie's kernel into a root of Debian's unstable suite: a systemd of 259 or
-# later, whose systemd-modules-load loads in parallel (booted-storm-sid)
+# later, whose systemd-modules-load loads in parallel (booted-once-sid)
 sid) BT_TAG=-sid DEB_KERNEL=trixie DEB_COMPRESS=xz BT_GEN=dracut ;;
 # trixie, the image made in the root by trixie's own initramfs-tools (0.148,
 # its default generator) with MODPRELOAD=y: its udev, kmod 34 and busybox
-# in the initramfs (booted-storm-trixie-itools)
+# in the initramfs (booted-once-trixie-itools)
 trixie-itools) BT_TAG=-trixie-itools DEB_KERNEL=trixie DEB_COMPRESS=xz BT_SUITE=trixie BT_GEN=itools ;;
 # trixie, the image made by the current dracut-ng release (the one Debian
 # sid carries, built from its source by harness/lib/dracutng.sh)
@@ -359,7 +359,7 @@ bt_udev_merged_outside() {
 # kernel log, without reading a clock: none ended on its bound (an init()
 # given up on, the run's time up, udev's queue still there, or never there
 # for the held loads after the hand-over), and, with
-# BT_SLOW_NAMED_MS (booted-storm sets it), the slow module only
+# BT_SLOW_NAMED_MS (booted-once sets it), the slow module only
 # modules-load.d names (mpt_sleep) is not the booted run's: it left it to
 # systemd-modules-load (--leave-single), whose load it was (the kernel's
 # trace), so that nothing of modpreload's waited for its init()

@@ -13,7 +13,7 @@
 #                            DEB_TREE DEB_BIN DEB_DISK (status 1: see
 #                            $DEB_WORK/setup.log). DEB_KERNEL: another of
 #                            harness/lib/kernels.sh's kernels (trixie: the
-#                            booted-storm-trixie case); DEB_COMPRESS: how the
+#                            booted-once-trixie case); DEB_COMPRESS: how the
 #                            test modules are compressed (tests/modules/
 #                            build.sh --compress; default none, xz on trixie
 #                            as its own modules are)

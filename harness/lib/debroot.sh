@@ -1,6 +1,6 @@
 # shellcheck shell=sh
 # shellcheck disable=SC2154 # top: set by the script that sources this
-# A Debian root (bookworm, or trixie for the booted-storm-trixie case) made
+# A Debian root (bookworm, or trixie for the booted-once-trixie case) made
 # by mmdebstrap from the project's private apt sources (scripts/apt.sh), as
 # a tarball kept in the test cache (scripts/cache.sh), keyed by the suite,
 # the packages asked for and the archive's state (the Release files apt

@@ -2,7 +2,7 @@
 # shellcheck disable=SC2154 # top, DEB_WORK: set by the script that sources this
 # An initramfs image made by Debian's real dracut (059) for Debian's 6.1
 # kernel (or the one debimage.sh's DEB_KERNEL names: trixie's 6.12 for
-# booted-storm-trixie), with or without dracut-module/50modpreload: what the dracut family
+# booted-once-trixie), with or without dracut-module/50modpreload: what the dracut family
 # (harness/dracut/host.sh) boots to the small ext4 root and the booted
 # family (harness/booted/host.sh) boots into a whole Debian root. Source it
 # after setting $top, then set $DEB_WORK:

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tier: full
 # The hand-over's failing variant, on the whole boot (harness/booted/host.sh,
-# booted-storm's image and root), 4 vCPUs: QEMU's pci-testdev and
+# booted-once's image and root), 4 vCPUs: QEMU's pci-testdev and
 # mpt_slowpci with ret=-11, whose init() sleeps until the report unit,
 # after multi-user.target and once udev is idle, releases it (or
 # MP_BOOTED_FAIL_MS, default 300 s, has passed): the booted system's

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tier: full
 # A holder SIGKILLed after the hand-over, on the whole boot (harness/booted/
-# host.sh, booted-storm's image and root), 4 vCPUs: two of QEMU's
+# host.sh, booted-once's image and root), 4 vCPUs: two of QEMU's
 # pci-testdev, so that the booted unit loads and holds their driver
 # mpt_slowpci (on the root only), whose init() sleeps until the report
 # unit releases it after multi-user.target. mpt.kill_holder= has the

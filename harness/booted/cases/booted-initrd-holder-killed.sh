@@ -1,7 +1,7 @@
 #!/bin/sh
 # tier: full
 # The initramfs's holder SIGKILLed before the switch-root, on the whole boot
-# (harness/booted/host.sh, BT_SUITE=bookworm-slowinitrd: booted-storm's
+# (harness/booted/host.sh, BT_SUITE=bookworm-slowinitrd: booted-once's
 # root, its dracut image holding mpt_slowpci too), 4 vCPUs: two of QEMU's
 # pci-testdev, so that the initramfs's run loads and holds their driver,
 # whose init() sleeps until the root's report unit releases it after

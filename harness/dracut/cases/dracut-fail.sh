@@ -8,7 +8,7 @@
 # the kernel, plus the hung one once given up on. rd.driver.pre=mpt_params
 # with mpt_params.value=7: modpreload loads it, with its option, before
 # dracut-pre-udev's own modprobe of rd.driver.pre= (which then finds it
-# live). Reuses the image of dracut-systemd.sh; the scenario is
+# live). Reuses the image of dracut-once.sh; the scenario is
 # harness/lib/scenarios/fail.sh, itools-fail.sh's too. About 1 minute.
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)

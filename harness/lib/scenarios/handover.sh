@@ -3,7 +3,7 @@
 # The hand-over scenario (issue 27: a slow init() must not hold the boot),
 # written once for every integration: the dracut, initramfs-tools,
 # mkinitcpio and /init cases that boot an image holding mpt_slowpci with
-# QEMU's pci-testdev, and booted-storm, whose root holds it. The case
+# QEMU's pci-testdev, and booted-once, whose root holds it. The case
 # sources its family's host.sh (which brings harness/lib/verdict.sh), then
 # this, boots with
 #   --device $HO_DEVICE (run.sh; each family's boot takes a device list)

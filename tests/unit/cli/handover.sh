@@ -530,7 +530,7 @@ t_handover_after_udev() {
 	rm -f "$t/run/udev/queue"
 
 	# no udev (its queue never there): after the run's --timeout all the
-	# same, said at notice level (what booted-storm looks for in the
+	# same, said at notice level (what booted-once looks for in the
 	# kernel log), and not before it
 	handover_setup
 	RULES=slow:0:500

@@ -8,7 +8,7 @@
 # driver mpt_slowpci (in the image) sleeps 30 s in init(): the hand-over
 # (harness/lib/scenarios/handover.sh) lets /init go on to the root while it
 # is still coming, held from udev, loaded once; the root's init waits for
-# it before it counts (vm/itools-storm/handover-8cpu, 30 s more).
+# it before it counts (vm/itools-once/handover-8cpu, 30 s more).
 # Without it (the hook installed, not asked for: the image
 # holds no modpreload) udev's coldplug loads the same modules with the
 # duplicate storm (make check-full only). 8 vCPUs by default; MP_ITOOLS_CPUS="8 16" for more (the
@@ -20,7 +20,7 @@ top=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$top/harness/itools/host.sh"
 # shellcheck source=harness/lib/scenarios/handover.sh
 . "$top/harness/lib/scenarios/handover.sh"
-name=itools-storm
+name=itools-once
 
 it_prepare_image with yes
 # the storm without modpreload: make check-full's (MP_FULL=1)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # dracut 059 + systemd + systemd-udevd, Debian's 6.1, booted to a real ext4
-# root at 8 vCPUs (DR_SYSTEMD_SMP="8 16" adds 16: vm/booted-storm boots this
+# root at 8 vCPUs (DR_SYSTEMD_SMP="8 16" adds 16: vm/booted-once boots this
 # stack at 16 in make check) (harness/dracut/host.sh). With 50modpreload the
 # pre-udev hook loads everything before systemd-udevd starts: one successful
 # finit_module per module, no EEXIST/EBUSY, udev's workers load nothing,
@@ -8,7 +8,7 @@
 # whose driver mpt_slowpci (in the image) sleeps 30 s in init(): the
 # hand-over (harness/lib/scenarios/handover.sh) lets the boot reach the root
 # while it is still coming, held from udev, loaded once, and the root's init
-# waits for it before it counts (vm/dracut-systemd/handover-8cpu).
+# waits for it before it counts (vm/dracut-once/handover-8cpu).
 # rd.modpreload=0 turns it off: udev loads
 # the same modules itself, with the duplicate storm (make check-full only).
 # One image, two boots; about 2.5 minutes (plus ~15 s to build the image the first time).
@@ -18,7 +18,7 @@ top=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$top/harness/dracut/host.sh"
 # shellcheck source=harness/lib/scenarios/handover.sh
 . "$top/harness/lib/scenarios/handover.sh"
-name=dracut-systemd
+name=dracut-once
 
 dr_prepare_image systemd systemd yes
 img=$DEB_WORK/img/systemd.img

@@ -38,13 +38,13 @@
 # 64 and 128. MP_BOOTED_WITHOUT=1 (and make check-full) adds the "without" boot here;
 # MP_BOOTED_CPUS (default 16). "with" alone: about 5 minutes, 2 more the
 # first time (mmdebstrap, the image, the root disk).
-# Usage: booted-storm.sh [bookworm|trixie|trixie-itools|trixie-ng|sid]: trixie
-# (booted-storm-trixie.sh) makes the same checks on Debian trixie's 6.12 and
+# Usage: booted-once.sh [bookworm|trixie|trixie-itools|trixie-ng|sid]: trixie
+# (booted-once-trixie.sh) makes the same checks on Debian trixie's 6.12 and
 # a trixie root (harness/booted/host.sh's BT_SUITE), named
-# booted-storm-trixie; trixie-itools (booted-storm-trixie-itools.sh) the
+# booted-once-trixie; trixie-itools (booted-once-trixie-itools.sh) the
 # same with the image made by the root's own initramfs-tools, trixie-ng
-# (booted-storm-trixie-ng.sh) by dracut-ng; sid
-# (booted-storm-sid.sh) on trixie's 6.12 and a root of Debian unstable.
+# (booted-once-trixie-ng.sh) by dracut-ng; sid
+# (booted-once-sid.sh) on trixie's 6.12 and a root of Debian unstable.
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 # the argument, not the environment: this case is bookworm's unless asked
@@ -58,7 +58,7 @@ BT_SLOW_NAMED_MS=${MP_BOOTED_SLOW_NAMED_MS:-30000}
 . "$top/harness/booted/host.sh"
 # shellcheck source=harness/lib/scenarios/handover.sh
 . "$top/harness/lib/scenarios/handover.sh"
-name=booted-storm$BT_TAG
+name=booted-once$BT_TAG
 smp=${MP_BOOTED_CPUS:-16}
 
 rc=0
