@@ -83,6 +83,8 @@ traces() {
 
 # run DIR: every program's output, "-- NAME" before each (sorted lines)
 run() {
+	# the list booted-report.sh's program reads from its environment
+	eval "export $(grep -m 1 '^MPT_OUTSIDE_CALLERS=' "$top/harness/booted/guest/booted-report.sh")"
 	for t in plain 0x; do
 		td=$1/$t
 		echo "== trace: $t"

@@ -326,8 +326,9 @@ bt_in() {
 }
 
 # bt_merged_outside RESULT: the calls 6.5+ merged with a load in flight where
-# one side was outside coldplug: modprobe's, PID 1's and systemd-modules-
-# load's (systemd_modules: a name a device asks for too, which the booted
+# one side was outside coldplug (the report's outside_callers, the one list:
+# modprobe's, PID 1's and systemd-modules-load's; systemd_modules: a name a
+# device asks for too, which the booted
 # run joined, still loading when READY=1 lets systemd-modules-load start:
 # its call waits for ours), and modpreload's for as many modules
 # as those loaded and modpreload's report says it dealt with
@@ -341,7 +342,8 @@ bt_merged_outside() {
 	_bt_p=$(($(mpt_num initrd.merged_by.modpreload "$1") + $(mpt_num booted.merged_by.modpreload "$1")))
 	[ "$_bt_p" -le "$_bt_o" ] || _bt_p=$_bt_o
 	_bt_s=0
-	for _bt_c in modprobe systemd systemd_modules; do
+	# a report without the list excuses nothing: the count only grows stricter
+	for _bt_c in $(mpt_get outside_callers "$1" | tr ',' ' '); do
 		_bt_s=$((_bt_s + $(mpt_num "initrd.merged_by.$_bt_c" "$1") + $(mpt_num "booted.merged_by.$_bt_c" "$1")))
 	done
 	echo $((_bt_s + _bt_p + $(bt_udev_merged_outside "$1")))

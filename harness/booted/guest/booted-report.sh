@@ -40,6 +40,8 @@
 #   initrd.merged_outside_by.COMM, booted...  of those, a caller's other than
 #                                            modprobe's or systemd's while a
 #                                            call of theirs was in flight
+#   outside_callers=a,b                       the callers outside coldplug
+#                                            (modprobe, systemd, systemd_modules)
 #   boot.outside_loaded=a,b                   modules first loaded by modprobe
 #                                            or systemd: PID 1, systemd-modules-
 #                                            load (outside coldplug)
@@ -212,6 +214,13 @@ kv handled "$(cat "$initrd_report" /run/modpreload/booted.json 2>/dev/null | awk
 	}
 	END { for (m in h) printf "%s%s", k++ ? "," : "", m }')"
 
+# The callers outside coldplug, in awk's comm() spelling: modprobe,
+# PID 1 and systemd-modules-load. The one list: the host reads it back from
+# the report (harness/booted/host.sh's bt_merged_outside), scripts/lint-awk.sh
+# from this line.
+MPT_OUTSIDE_CALLERS=modprobe,systemd,systemd_modules
+export MPT_OUTSIDE_CALLERS
+kv outside_callers "$MPT_OUTSIDE_CALLERS"
 awk '
 	function field(k,    i) {
 		for (i = NF; i > 0; i--) if (index($i, k "=") == 1) return substr($i, length(k) + 2) + 0
@@ -219,7 +228,7 @@ awk '
 	}
 	function stamp(   i) { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) return substr($i, 1, length($i) - 1) }
 	function comm(t) { sub(/-[0-9]+$/, "", t); gsub(/[^A-Za-z0-9_]/, "_", t); return tolower(t) }
-	function outside(c) { return c == "modprobe" || c == "systemd" || c == "systemd_modules" }
+	function outside(c) { return index("," ENVIRON["MPT_OUTSIDE_CALLERS"] ",", "," c ",") > 0 }
 	function errno(s,    i, c, v) {
 		if (s == "0x0") return 0
 		v = 0
