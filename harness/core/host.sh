@@ -73,13 +73,12 @@ core_overlapped() {
 core_prepare() {
 	_cp_kernel=$1
 	shift
-	if ! _cp_line=$("$top/harness/lib/kernels.sh" "$_cp_kernel" 2>"$work/kernels.log") ||
-		! "$top/tests/modules/build.sh" "$@" "$_cp_kernel" "$work/tree" >/dev/null 2>"$work/build.log"; then
-		echo "FAIL: vm/$name: no kernel or test modules (see $work)"
+	if ! mpt_test_modules "$_cp_kernel" "$work/tree" "$@" 2>"$work/build.log"; then
+		echo "FAIL: vm/$name: no kernel or test modules (see $work/build.log)"
 		return 1
 	fi
-	kver=$(echo "$_cp_line" | cut -d' ' -f2)
-	kdir=$(echo "$_cp_line" | cut -d' ' -f3)
+	kver=$KVER
+	kdir=$KDIR
 }
 
 # core_image GUEST [MKIMAGE_ARG...]: $work/image.img with every test module,

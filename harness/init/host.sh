@@ -23,21 +23,11 @@
 . "$top/harness/lib/verdict.sh"
 
 init_kernel() {
-	# shellcheck disable=SC2046 # the line is "NAME KVER DIR"
-	set -- $("$top/harness/lib/kernels.sh" bookworm 2>/dev/null | awk '$1 == "bookworm"')
-	# shellcheck disable=SC2034 # for the cases
-	KVER=${2:-}
-	KDIR=${3:-}
-	[ -n "$KDIR" ] && [ -f "$KDIR/vmlinuz" ]
+	mpt_kernel bookworm
 }
 
 init_arm64() {
-	# shellcheck disable=SC2046 # the line is "NAME KVER DIR"
-	set -- $("$top/harness/lib/kernels.sh" arm64 2>/dev/null | awk '$1 == "arm64"')
-	# shellcheck disable=SC2034 # for the cases
-	KVER=${2:-}
-	KDIR=${3:-}
-	{ [ -n "$KDIR" ] && [ -f "$KDIR/vmlinuz" ]; } || return 1
+	mpt_kernel arm64 || return 1
 	make -s -C "$top" ARCH=arm64 build/arm64/modpreload-init >&2 || return 1
 	bbdir=$top/build/arm64/busybox
 	MPT_BUSYBOX=$bbdir/bin/busybox

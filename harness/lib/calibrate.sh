@@ -45,10 +45,11 @@ if [ "${1:-}" != --force ] && [ -f "$cache" ]; then
 	fi
 fi
 
-# shellcheck disable=SC2046 # the line is "NAME KVER DIR"
-set -- $("$here/kernels.sh" bookworm | awk '$1 == "bookworm"')
-kver=${2:-} kd=${3:-}
-if [ -z "$kd" ] || [ ! -f "$kd/vmlinuz" ]; then
+# shellcheck source=harness/lib/hostlib.sh
+. "$here/hostlib.sh"
+if mpt_kernel bookworm /dev/stderr; then
+	kver=$KVER kd=$KDIR
+else
 	log "no bookworm kernel: deadlines are not scaled"
 	printf 'MPT_VM_SCALE=1\nMPT_VM_CALIB_S=0\nMPT_VM_CALIB_AT=0\n'
 	exit 0

@@ -89,17 +89,8 @@ deb_setup() {
 	mkdir -p "$DEB_WORK/img" "$DEB_WORK/logs" "$DEB_WORK/tmp"
 	: >"$DEB_WORK/setup.log"
 	_db_k=${DEB_KERNEL:-bookworm}
-	# shellcheck disable=SC2046 # the line is "NAME KVER DIR"
-	set -- $("$top/harness/lib/kernels.sh" "$_db_k" 2>>"$DEB_WORK/setup.log" | awk -v k="$_db_k" '$1 == k')
-	KVER=${2:-}
-	KDIR=${3:-}
-	if [ -z "$KDIR" ] || [ ! -f "$KDIR/vmlinuz" ]; then
-		deb_log "no $_db_k kernel (harness/lib/kernels.sh $_db_k)"
-		return 1
-	fi
-	if ! "$top/tests/modules/build.sh" --compress "${DEB_COMPRESS:-none}" "$_db_k" "$DEB_WORK/tree" \
-		>/dev/null 2>>"$DEB_WORK/setup.log"; then
-		deb_log "tests/modules/build.sh failed"
+	if ! mpt_test_modules "$_db_k" "$DEB_WORK/tree" --compress "${DEB_COMPRESS:-none}" 2>>"$DEB_WORK/setup.log"; then
+		deb_log "no $_db_k kernel or test modules (harness/lib/kernels.sh $_db_k, tests/modules/build.sh)"
 		return 1
 	fi
 	DEB_TREE=$DEB_WORK/tree/lib/modules/$KVER

@@ -10,12 +10,37 @@
 #   mpt_boot_why RC FILE    why a boot failed, for a FAIL line: run.sh's
 #                           status, the phase the guest was in, its deadline
 #                           and the host's calibration (run.sh's vm_failure)
+#   mpt_kernel NAME [LOG]   harness/lib/kernels.sh's NAME kernel (bookworm,
+#                           trixie, stats, arm64, ...: fetched or built once,
+#                           cached) as KVER and KDIR; status 1 when there is
+#                           none (kernels.sh's messages appended to LOG)
+#   mpt_test_modules NAME DEST [BUILD_ARG...]
+#                           mpt_kernel NAME, then tests/modules built against
+#                           it into DEST (BUILD_ARGs such as --compress zstd);
+#                           status 1 when either fails (messages on stderr)
 #   mpt_scaled N FILE       N times the deadline factor run.sh used for
 #                           FILE's boot (vm_scale), rounded up: the bound for
 #                           a guest-clock measurement that a slow host
 #                           stretches (a guest's work under TCG runs at the
 #                           host's speed; its clock does not)
-# Input is FILE, or stdin when FILE is not given.
+# Input is FILE, or stdin when FILE is not given. mpt_kernel and
+# mpt_test_modules need $top, the repository.
+
+mpt_kernel() {
+	# shellcheck disable=SC2046 # the line is "NAME KVER DIR"
+	set -- $("${top:?}/harness/lib/kernels.sh" "$1" 2>>"${2:-/dev/null}" | awk -v k="$1" '$1 == k')
+	# shellcheck disable=SC2034 # for the caller
+	KVER=${2:-}
+	KDIR=${3:-}
+	[ -n "$KDIR" ] && [ -f "$KDIR/vmlinuz" ]
+}
+
+mpt_test_modules() {
+	mpt_kernel "$1" /dev/stderr || return 1
+	_mk_name=$1 _mk_dest=$2
+	shift 2
+	"$top/tests/modules/build.sh" "$@" "$_mk_name" "$_mk_dest" >/dev/null
+}
 
 mpt_lines_() {
 	if [ $# -gt 0 ]; then tr -d '\r' <"$1"; else tr -d '\r'; fi |

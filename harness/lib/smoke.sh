@@ -46,14 +46,13 @@ for name in "$@"; do
 	esac
 	work=$top/build/vm/smoke/$name
 	mkdir -p "$work"
-	if ! line=$("$here/kernels.sh" "$name") ||
-		! "$top/tests/modules/build.sh" --compress "$comp" "$name" "$work/tree" >/dev/null; then
+	if ! mpt_test_modules "$name" "$work/tree" --compress "$comp"; then
 		echo "FAIL: vm/smoke/$name: no kernel or test modules (see above)"
 		failed="$failed $name"
 		continue
 	fi
-	kver=$(echo "$line" | cut -d' ' -f2)
-	kdir=$(echo "$line" | cut -d' ' -f3)
+	kver=$KVER
+	kdir=$KDIR
 	if ! "$here/mkimage.sh" -o "$work/image.img" -k "$kver" -M "$work/tree" \
 		-m "$mods" --kmod --script "$here/guest/smoke.sh"; then
 		echo "FAIL: vm/smoke/$name: mkimage.sh failed"

@@ -44,11 +44,7 @@ mkc_stale() {
 
 mkc_setup() {
 	mkdir -p "$MKC_DIR" || return 1
-	# shellcheck disable=SC2046 # the line is "NAME KVER DIR"
-	set -- $("$top/harness/lib/kernels.sh" bookworm 2>/dev/null | awk '$1 == "bookworm"')
-	KVER=${2:-}
-	KDIR=${3:-}
-	if [ -z "$KDIR" ] || [ ! -f "$KDIR/vmlinuz" ]; then
+	if ! mpt_kernel bookworm; then
 		mkc_log "no bookworm kernel (harness/lib/kernels.sh bookworm)"
 		return 1
 	fi

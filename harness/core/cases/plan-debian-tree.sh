@@ -6,14 +6,13 @@
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 name=vm/plan-debian-tree
-# shellcheck disable=SC2046 # the line is "NAME KVER DIR"
-set -- $("$top/harness/lib/kernels.sh" bookworm 2>/dev/null | awk '$1 == "bookworm"')
-kver=${2:-}
-dir=${3:-}
-if [ -z "$dir" ]; then
+# shellcheck source=harness/lib/hostlib.sh
+. "$top/harness/lib/hostlib.sh"
+if ! mpt_kernel bookworm; then
 	echo "FAIL: $name: no bookworm kernel (harness/lib/kernels.sh bookworm)"
 	exit 0
 fi
+kver=$KVER dir=$KDIR
 moddir=$dir/lib/modules/$kver
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
