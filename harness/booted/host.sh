@@ -40,7 +40,7 @@
 #   bt_boot RESULT LOG SMP with|without [TIMEOUT]
 #                       boot a fresh copy of the root disk; "MPT:" lines to
 #                       RESULT. without: rd.modpreload=0 modpreload.enable=0,
-#                       the off switches of both halves. BT_DEVICES: more
+#                       the off switches of both halves. MPT_DEVICES: more
 #                       QEMU devices (run.sh --device); BT_APPEND: more of
 #                       the kernel command line; BT_CPU: QEMU's -cpu (max)
 #   bt_kmsg RESULT PATTERN  a kernel-log line of the guest report matches
@@ -280,11 +280,10 @@ bt_setup() {
 # console log beside RESULT (.serial). A boot that did not finish is a FAIL
 # that says why. Returns bt_boot's status.
 bt_case_boot() {
-	_bt_cd=${BT_DEVICES:-} _bt_ca=${BT_APPEND:-} _bt_crc=0
-	BT_DEVICES=$4 BT_APPEND=$5
-	bt_boot "$1" "${1%.txt}.serial" "$2" "$3" || _bt_crc=$?
-	BT_DEVICES=$_bt_cd BT_APPEND=$_bt_ca
-	[ "$_bt_crc" = 0 ] || fail "$(mpt_boot_why "$_bt_crc" "$1") (see ${1%.txt}.serial)"
+	_bt_cd=${MPT_DEVICES:-} _bt_ca=${BT_APPEND:-} _bt_crc=0
+	MPT_DEVICES=$4 BT_APPEND=$5
+	run_boot bt_boot "$1" "${1%.txt}.serial" "$2" "$3" || _bt_crc=$?
+	MPT_DEVICES=$_bt_cd BT_APPEND=$_bt_ca
 	return "$_bt_crc"
 }
 
@@ -300,8 +299,6 @@ bt_boot() { # RESULT LOG SMP with|without [TIMEOUT]
 	_bt_args="$_bt_args rd.modpreload.timeout=${BT_MODPRELOAD_TIMEOUT:-900}"
 	[ "$4" = without ] && _bt_args="$_bt_args rd.modpreload=0 modpreload.enable=0"
 	_bt_args="$_bt_args${BT_APPEND:+ $BT_APPEND}"
-	_bt_dev=
-	for _bt_d in ${BT_DEVICES:-}; do _bt_dev="$_bt_dev --device $_bt_d"; done
 	# each boot on a fresh copy: a root powered off with sysrq is not clean
 	cp --sparse=always "$BT_DISK" "$DEB_WORK/boot.img" || return 2
 	# traced beside the load calls (guest/booted-report.sh counts them):
@@ -310,11 +307,9 @@ bt_boot() { # RESULT LOG SMP with|without [TIMEOUT]
 	# load_module checked (struct load_info's len, its fourth word since
 	# Linux 5.x)
 	_bt_args="$_bt_args kprobe_event=p:mpt_read,module_decompress,len=%dx:u64;p:mpt_image,load_module,len=+24(%di):u64"
-	# shellcheck disable=SC2086 # _bt_dev: a list of run.sh arguments
-	"$top/harness/lib/run.sh" -k "$KDIR/vmlinuz" -i "$BT_IMG" -s "$3" -m "${BT_MEM:-2048}" -t "${5:-900}" \
-		--disk "$DEB_WORK/boot.img" -l "$2" -a "$_bt_args" --trace-more sched:sched_process_fork \
-		--cpu "${BT_CPU:-max}" $_bt_dev >"$1" 2>"$2.host"
-	_bt_rc=$?
+	_bt_rc=0
+	mpt_boot "$1" "$2" "$BT_IMG" "$3" "$_bt_args" -m "${BT_MEM:-2048}" -t "${5:-900}" \
+		--disk "$DEB_WORK/boot.img" --trace-more sched:sched_process_fork --cpu "${BT_CPU:-max}" || _bt_rc=$?
 	rm -f "$DEB_WORK/boot.img"
 	return "$_bt_rc"
 }

@@ -68,7 +68,7 @@ core_overlapped() {
 
 # core_prepare KERNEL [BUILD_ARG...]: the kernel (harness/lib/kernels.sh)
 # and the test modules built against it in $work/tree (BUILD_ARGs go to
-# tests/modules/build.sh, e.g. --compress zstd); sets kver and kdir. On
+# tests/modules/build.sh, e.g. --compress zstd); sets kver (and hostlib.sh's KVER, KDIR). On
 # failure prints the case's FAIL line and returns 1.
 core_prepare() {
 	_cp_kernel=$1
@@ -78,7 +78,6 @@ core_prepare() {
 		return 1
 	fi
 	kver=$KVER
-	kdir=$KDIR
 }
 
 # core_image GUEST [MKIMAGE_ARG...]: $work/image.img with every test module,

@@ -117,24 +117,10 @@ init_result() {
 	mpt_get "$@"
 }
 
-# init_boot RESULT LOG IMAGE DISK CMDLINE [TIMEOUT]: boot with run.sh (2 vCPUs,
-# and the QEMU devices in $INIT_DEVICES), "MPT:" lines to RESULT, the serial
-# console to LOG; returns run.sh's status.
-init_boot() {
-	r=$1 l=$2 i=$3 dk=$4 a=$5 t=${6:-60}
-	ib_dev=
-	for ib_d in ${INIT_DEVICES:-}; do ib_dev="$ib_dev --device $ib_d"; done
-	# shellcheck disable=SC2086 # ib_dev: a list of run.sh arguments
-	"$top/harness/lib/run.sh" -k "$KDIR/vmlinuz" -i "$i" -s 2 -t "$t" -l "$l" \
-		${dk:+--disk "$dk"} -a "$a" $ib_dev >"$r" 2>>"$l.host"
-}
-
-# init_run RESULT LOG IMAGE DISK CMDLINE [TIMEOUT]: init_boot, and a failed
-# boot is a reason (verdict.sh's fail) naming the log
+# init_run RESULT LOG IMAGE DISK CMDLINE [TIMEOUT]: verdict.sh's run_boot at
+# 2 vCPUs with DISK (none when empty), 60 s unless TIMEOUT says otherwise
 init_run() {
-	_ir_rc=0
-	init_boot "$@" || _ir_rc=$?
-	[ "$_ir_rc" = 0 ] || fail "$(mpt_boot_why "$_ir_rc" "$1") (log $2)"
+	run_boot mpt_boot "$1" "$2" "$3" 2 "$5" -t "${6:-60}" ${4:+--disk "$4"}
 }
 
 # init_check_root RESULT FSTYPE: the boot reached the root's init as PID 1 on

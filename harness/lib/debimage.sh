@@ -20,7 +20,7 @@
 #   deb_prepare              deb_setup, or the case's FAIL line and exit
 #   deb_boot RESULT LOG IMG SMP CMDLINE [TIMEOUT]
 #                            boot to the root disk; "MPT:" lines to RESULT;
-#                            DEB_DEVICES: more QEMU devices (run.sh --device)
+#                            MPT_DEVICES: more QEMU devices (run.sh --device)
 #   deb_run RESULT IMG SMP CMDLINE [TIMEOUT]
 #                            deb_boot (TIMEOUT 420 s), the serial log beside
 #                            RESULT (.serial for .txt); a failed boot is a
@@ -180,18 +180,11 @@ deb_check_lists() {
 }
 
 deb_boot() {
-	_db_dev=
-	for _db_d in ${DEB_DEVICES:-}; do _db_dev="$_db_dev --device $_db_d"; done
-	# shellcheck disable=SC2086 # _db_dev: a list of run.sh arguments
-	"$top/harness/lib/run.sh" -k "$KDIR/vmlinuz" -i "$3" -s "$4" -m 1024 -t "${6:-300}" \
-		--disk "$DEB_DISK" -l "$2" -a "$DEB_BASE_ARGS $5" $_db_dev >"$1" 2>"$2.host"
+	mpt_boot "$1" "$2" "$3" "$4" "$DEB_BASE_ARGS $5" -m 1024 -t "${6:-300}" --disk "$DEB_DISK"
 }
 
 deb_run() {
-	_db_log=${1%.txt}.serial
-	_db_rc=0
-	deb_boot "$1" "$_db_log" "$2" "$3" "$4" "${5:-420}" || _db_rc=$?
-	[ "$_db_rc" = 0 ] || fail "$(mpt_boot_why "$_db_rc" "$1") (see $_db_log)"
+	run_boot deb_boot "$1" "${1%.txt}.serial" "$2" "$3" "$4" "${5:-420}"
 }
 
 deb_udev_calls() {

@@ -18,6 +18,17 @@
 #                           mpt_kernel NAME, then tests/modules built against
 #                           it into DEST (BUILD_ARGs such as --compress zstd);
 #                           status 1 when either fails (messages on stderr)
+#   mpt_boot RESULT LOG IMAGE SMP CMDLINE [RUN_ARG...]
+#                           the harness's one boot: harness/lib/run.sh with
+#                           $KDIR/vmlinuz, IMAGE as the initramfs, SMP vCPUs,
+#                           CMDLINE added to the kernel's command line, each
+#                           QEMU device in $MPT_DEVICES (a list; pci-testdev,
+#                           say) and RUN_ARGs as they are (-m MiB, -t
+#                           deadline, --disk IMG, --cpu, --arch, ...); the
+#                           "MPT:" lines to RESULT, the serial console to LOG,
+#                           run.sh's own messages appended to LOG.host.
+#                           Returns run.sh's status (verdict.sh's run_boot
+#                           makes a failed boot a reason)
 #   mpt_scaled N FILE       N times the deadline factor run.sh used for
 #                           FILE's boot (vm_scale), rounded up: the bound for
 #                           a guest-clock measurement that a slow host
@@ -40,6 +51,14 @@ mpt_test_modules() {
 	_mk_name=$1 _mk_dest=$2
 	shift 2
 	"$top/tests/modules/build.sh" "$@" "$_mk_name" "$_mk_dest" >/dev/null
+}
+
+mpt_boot() {
+	_mb_r=$1 _mb_l=$2 _mb_i=$3 _mb_s=$4 _mb_a=$5
+	shift 5
+	for _mb_d in ${MPT_DEVICES:-}; do set -- "$@" --device "$_mb_d"; done
+	"${top:?}/harness/lib/run.sh" -k "$KDIR/vmlinuz" -i "$_mb_i" -s "$_mb_s" -l "$_mb_l" -a "$_mb_a" "$@" \
+		>"$_mb_r" 2>>"$_mb_l.host"
 }
 
 mpt_lines_() {

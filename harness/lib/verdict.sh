@@ -13,6 +13,10 @@
 #                             "KEY=VALUE (want STRING)"
 #   check_once RESULT [live]  the central invariant, from the kernel's
 #                             trace (below)
+#   run_boot BOOT RESULT LOG [ARG...]
+#                             BOOT RESULT LOG ARGs: hostlib.sh's mpt_boot,
+#                             the one boot, or a family's wrapper of it; a
+#                             boot that did not finish is a reason
 #   verdict NAME [DETAIL]     "PASS: vm/NAME (DETAIL)" or "FAIL: vm/NAME:
 #                             WHY; WHY...", then starts over with no reason
 #   fail_all WHY              "FAIL: vm/N: WHY" for every N in $names (or
@@ -25,6 +29,17 @@
 . "$top/harness/lib/hostlib.sh"
 
 verdict_why=''
+
+# run_boot BOOT RESULT LOG [ARG...]: BOOT RESULT LOG ARGs, a boot that writes
+# its "MPT:" lines to RESULT and its console to LOG; one that did not finish
+# is a reason that says why (run.sh's status, the phase the guest was in,
+# the deadline) and names LOG. Returns BOOT's status.
+run_boot() {
+	_rb_rc=0
+	"$@" || _rb_rc=$?
+	[ "$_rb_rc" = 0 ] || fail "$(mpt_boot_why "$_rb_rc" "$2") (see $3)"
+	return "$_rb_rc"
+}
 
 fail() {
 	verdict_why="$verdict_why; $*"

@@ -14,7 +14,7 @@
 #   mkc_boot IMG SMP CMDLINE OUT   boot it (harness/lib/run.sh) with the root disk
 #                            and CMDLINE added (and $MKC_APPEND: "mkc.debug"
 #                            prints the report, kmsg and trace; and
-#                            $MKC_DEVICES: more QEMU devices, run.sh
+#                            $MPT_DEVICES: more QEMU devices, run.sh
 #                            --device); the MPT: lines go to OUT, the
 #                            serial log to logs/; run.sh's status
 #   mkc_run IMG SMP CMDLINE OUT    mkc_boot; a failed boot is a reason
@@ -111,24 +111,31 @@ mkc_image() {
 	echo "$mi_img"
 }
 
+# mkc_log_of OUT: the serial log of the boot whose result is OUT:
+# build/mkinitcpio/logs/NAME.log
+mkc_log_of() {
+	echo "$MKC_DIR/logs/$(basename "$1" .txt).log"
+}
+
+# mkc_boot IMG SMP CMDLINE OUT: hostlib.sh's mpt_boot of IMG on the test
+# root (MKC_DISK), the serial log mkc_log_of OUT
 mkc_boot() {
-	mkdir -p "$MKC_DIR/logs"
-	# the serial log beside OUT's name: build/mkinitcpio/logs/NAME.log
-	mb_log=$MKC_DIR/logs/$(basename "$4" .txt).log
-	mb_dev=
-	for mb_d in ${MKC_DEVICES:-}; do mb_dev="$mb_dev --device $mb_d"; done
-	# shellcheck disable=SC2086 # mb_dev: a list of run.sh arguments
-	"$top/harness/lib/run.sh" -k "$KDIR/vmlinuz" -i "$1" -s "$2" -t "${MKC_TIMEOUT:-240}" \
-		--disk "$MKC_DISK" -l "$mb_log" -a "root=/dev/vda rootfstype=ext4 $3${MKC_APPEND:+ $MKC_APPEND}" \
-		$mb_dev >"$4"
+	mkc_boot_ mpt_boot "$@"
 }
 
 # mkc_run IMG SMP CMDLINE OUT: mkc_boot, and a failed boot is a reason
-# (verdict.sh's fail)
+# (verdict.sh's run_boot)
 mkc_run() {
-	_mr_rc=0
-	mkc_boot "$@" || _mr_rc=$?
-	[ "$_mr_rc" = 0 ] || fail "boot failed: $(mpt_boot_why "$_mr_rc" "$4")"
+	mkc_boot_ "run_boot mpt_boot" "$@"
+}
+
+mkc_boot_() {
+	_mb_how=$1
+	shift
+	mkdir -p "$MKC_DIR/logs"
+	# shellcheck disable=SC2086 # _mb_how: a command and its first word
+	$_mb_how "$4" "$(mkc_log_of "$4")" "$1" "$2" "root=/dev/vda rootfstype=ext4 $3${MKC_APPEND:+ $MKC_APPEND}" \
+		-t "${MKC_TIMEOUT:-240}" --disk "$MKC_DISK"
 }
 
 # mkc_check_udev OUT NAME...: what udev's workers loaded. After the hand-over

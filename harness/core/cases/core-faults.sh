@@ -32,10 +32,7 @@ core_image core-faults -m virtio_blk || exit 0
 # boot KEY CMDLINE: result in $work/KEY.txt
 boot() {
 	r=$work/$1.txt
-	rc=0
-	"$top/harness/lib/run.sh" -k "$kdir/vmlinuz" -i "$work/image.img" -s 2 -m 256 -t 300 \
-		-a "$2" -l "$work/$1.serial" >"$r" 2>"$work/$1.run.log" || rc=$?
-	[ "$rc" = 0 ] || fail "$(mpt_boot_why "$rc" "$r") (see $work/$1.serial)"
+	run_boot mpt_boot "$r" "$work/$1.serial" "$work/image.img" 2 "$2" -m 256 -t 300
 	eq "guest script" "$(mpt_get guest_rc "$r")" 0
 }
 

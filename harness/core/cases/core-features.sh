@@ -35,11 +35,8 @@ if ! image "$work/tree" "$top/harness/core/guest/core-features.sh" "$work/image.
 	exit 0
 fi
 r=$work/result.txt
-rc=0
-"$top/harness/lib/run.sh" -k "$kdir/vmlinuz" -i "$work/image.img" -s 2 -t 300 \
-	-a "mpt_params.label=fromcmdline module_blacklist=mpt_chain5 mpt_sleep.delay_ms=100" \
-	-l "$work/serial.log" >"$r" 2>"$work/run.log" || rc=$?
-[ "$rc" = 0 ] || fail "$(mpt_boot_why "$rc" "$r")"
+run_boot mpt_boot "$r" "$work/serial.log" "$work/image.img" 2 \
+	"mpt_params.label=fromcmdline module_blacklist=mpt_chain5 mpt_sleep.delay_ms=100" -t 300
 
 # failure isolation
 eq "fail: exit" "$(mpt_get fail.rc "$r")" 1
@@ -170,10 +167,7 @@ mpt_compression
 EOG
 if image "$work/tree-zstd" "$work/zstd-guest.sh" "$work/zstd.img"; then
 	r=$work/zstd-result.txt
-	rc=0
-	"$top/harness/lib/run.sh" -k "$kdir/vmlinuz" -i "$work/zstd.img" -s 2 -t 200 \
-		-l "$work/zstd-serial.log" >"$r" 2>>"$work/run.log" || rc=$?
-	[ "$rc" = 0 ] || fail "$(mpt_boot_why "$rc" "$r")"
+	run_boot mpt_boot "$r" "$work/zstd-serial.log" "$work/zstd.img" 2 "" -t 200
 	eq "kernel cannot decompress" "$(mpt_get compression "$r")" none
 	eq "exit" "$(mpt_get zstd.rc "$r")" 0
 	loaded=$(mpt_num report.loaded "$r")

@@ -21,10 +21,7 @@ mkdir -p "$work"
 core_prepare stats --compress zstd || exit 0
 core_image core-kstats -m ext4 --kmod || exit 0
 r=$work/result.txt
-rc=0
-"$top/harness/lib/run.sh" -k "$kdir/vmlinuz" -i "$work/image.img" -s 4 -t 300 \
-	-l "$work/serial.log" >"$r" 2>"$work/run.log" || rc=$?
-[ "$rc" = 0 ] || fail "$(mpt_boot_why "$rc" "$r")"
+run_boot mpt_boot "$r" "$work/serial.log" "$work/image.img" 4 "" -t 300
 eq "in-kernel decompression" "$(mpt_get compression "$r")" zstd
 
 failures="Mods_failed_on_kread Mods_failed_on_decompress Mods_failed_on_becoming Mods_failed_on_load

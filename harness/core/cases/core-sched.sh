@@ -25,11 +25,7 @@ mkdir -p "$work"
 core_prepare bookworm || exit 0
 core_image core-sched || exit 0
 r=$work/result.txt
-rc=0
-"$top/harness/lib/run.sh" -k "$kdir/vmlinuz" -i "$work/image.img" -s 2 -t 300 \
-	-l "$work/serial.log" >"$r" 2>"$work/run.log" || rc=$?
-if [ "$rc" != 0 ]; then
-	fail "$(mpt_boot_why "$rc" "$r")"
+if ! run_boot mpt_boot "$r" "$work/serial.log" "$work/image.img" 2 "" -t 300; then
 	verdict "$name"
 	exit 0
 fi

@@ -19,10 +19,7 @@ storm() { # kernel smp compression
 	core_prepare "$1" --compress "$3" || return
 	core_image core-storm || return
 	r=$work/result.txt
-	rc=0
-	"$top/harness/lib/run.sh" -k "$kdir/vmlinuz" -i "$work/image.img" -s "$2" -m 1024 -t 400 \
-		-a "mpt_sleep.delay_ms=400" -l "$work/serial.log" >"$r" 2>"$work/run.log" || rc=$?
-	[ "$rc" = 0 ] || fail "$(mpt_boot_why "$rc" "$r")"
+	run_boot mpt_boot "$r" "$work/serial.log" "$work/image.img" "$2" "mpt_sleep.delay_ms=400" -m 1024 -t 400
 	eq "modpreload exit" "$(mpt_get storm.rc "$r")" 0
 	loaded=$(mpt_num load_modules "$r")
 	check_once "$r" live

@@ -28,9 +28,9 @@ mods8=
 [ "${MP_FULL:-0}" != 1 ] || DR_SYSTEMD_SMP=${DR_SYSTEMD_SMP:-8 16}
 for smp in ${DR_SYSTEMD_SMP:-8}; do
 	res=$DEB_WORK/logs/systemd-$smp.txt
-	DEB_DEVICES=$HO_DEVICE
+	MPT_DEVICES=$HO_DEVICE
 	deb_run "$res" "$img" "$smp" "$(ho_args 30000)"
-	DEB_DEVICES=
+	MPT_DEVICES=
 	deb_check_with "$res" report
 	eq "vCPUs" "$(mpt_get ncpus "$res")" "$smp"
 	# the storm's figures without the slow device's module, which the

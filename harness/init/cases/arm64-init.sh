@@ -51,10 +51,9 @@ printf 'ext4\nvirtio_pci\nsha2_ce\nmpt_drv2\n' >"$w/storm2.conf"
 
 r=$w/result.txt
 rc=0
-"$top/harness/lib/run.sh" --arch arm64 -k "$KDIR/vmlinuz" -i "$w/initrd.img" -s "$smp" -m 1024 \
-	-t 300 --disk "$w/ext4.img" -l "$w/serial.log" \
-	-a "root=UUID=$uuid rd.modpreload.modules=mpt_fail_child,mpt_hang_child,ext4,virtio_blk,sha1_ce rd.modpreload.timeout=10" \
-	>"$r" 2>"$w/run.log" || rc=$?
+mpt_boot "$r" "$w/serial.log" "$w/initrd.img" "$smp" \
+	"root=UUID=$uuid rd.modpreload.modules=mpt_fail_child,mpt_hang_child,ext4,virtio_blk,sha1_ce rd.modpreload.timeout=10" \
+	--arch arm64 -m 1024 -t 300 --disk "$w/ext4.img" || rc=$?
 [ "$rc" = 0 ] || fail_all "$(mpt_boot_why "$rc" "$r") (log $w/serial.log)"
 
 # --- the root: reached by UUID, report in /run ---

@@ -86,11 +86,8 @@ verdict init-rescue-break
 # --- no shell in the image: bounded retries, a halt, no panic ---
 # A halted machine never powers off: run.sh stops it once it says so.
 r=$w/noshell.res l=$w/noshell.log
-rc=0
-"$top/harness/lib/run.sh" -k "$KDIR/vmlinuz" -i "$w/noshell.img" -s 2 -t 60 -l "$l" \
-	--disk "$w/ext4.img" --until "the system is halted" \
-	-a "root=UUID=$missing rootwait=1 loglevel=1" >"$r" 2>>"$l.host" || rc=$?
-[ "$rc" = 0 ] || fail "$(mpt_boot_why "$rc" "$r"), expected 'the system is halted' (log $l)"
+run_boot mpt_boot "$r" "$l" "$w/noshell.img" 2 "root=UUID=$missing rootwait=1 loglevel=1" -t 60 \
+	--disk "$w/ext4.img" --until "the system is halted" || fail "expected 'the system is halted'"
 has "$l" "*** cannot boot: root device UUID=$missing (UUID) not found within 1 s" ||
 	fail "no 'cannot boot' message"
 has "$l" "no shell in the image: trying again (3 of 3)" || fail "no retries"

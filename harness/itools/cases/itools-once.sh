@@ -30,9 +30,9 @@ full=${MP_FULL:-0}
 
 for smp in ${MP_ITOOLS_CPUS:-8}; do
 	res=$DEB_WORK/logs/with-$smp.txt
-	DEB_DEVICES=$HO_DEVICE
+	MPT_DEVICES=$HO_DEVICE
 	deb_run "$res" "$DEB_WORK/img/with.img" "$smp" "$(ho_args 30000)"
-	DEB_DEVICES=
+	MPT_DEVICES=
 	deb_check_with "$res" report_run
 	eq "vCPUs" "$(mpt_get ncpus "$res")" "$smp"
 	mods=$(mpt_num load_modules "$res")

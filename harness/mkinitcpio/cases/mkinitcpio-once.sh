@@ -44,9 +44,9 @@ fi
 for smp in $MKC_SMP; do
 	o=$out/once-smp$smp.txt
 	s=$out/storm-smp$smp.txt
-	MKC_DEVICES=$HO_DEVICE
+	MPT_DEVICES=$HO_DEVICE
 	mkc_run "$with" "$smp" "$(ho_args 30000)" "$o"
-	MKC_DEVICES=
+	MPT_DEVICES=
 	modules=$(mpt_num load_modules "$o")
 	expect "$o" root_reached -eq 1
 	expect "$o" root_pid -eq 1
