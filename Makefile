@@ -99,6 +99,15 @@ $(B)/modpreload: $(CORE:%=$(B)/musl/%.o) $(B)/musl/run/main.o
 	$(MUSL_CC) $(STATIC_LDFLAGS) -o $@ $^ $(STATIC_LIBS)
 	@echo "  $@: $$(stat -c %s $@) bytes"
 
+# --- mutants: the same binary with a load that breaks the invariant on
+# purpose (tests/mutants/mutant.c: twice, noload), for make check-full's
+# harness/lib/cases/mutants.sh; never installed ---
+$(B)/mutant-%/mutant.o: tests/mutants/mutant.c $(B)/libs/.done
+	@mkdir -p $(dir $@)
+	$(MUSL_CC) $(STATIC_CFLAGS) -DMP_MUTANT='"$*"' -c $< -o $@
+$(B)/mutant-%/modpreload: $(CORE:%=$(B)/musl/%.o) $(B)/musl/run/main.o $(B)/mutant-%/mutant.o
+	$(MUSL_CC) $(STATIC_LDFLAGS) -Wl,--wrap=syscall -o $@ $^ $(STATIC_LIBS)
+
 # --- test builds: the same sources, glibc, sanitizers, host libraries ---
 TEST_LIBS := -lkmod -lzstd -llzma -lz -lpthread
 ASAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined \
@@ -124,7 +133,7 @@ install-core: $(B)/modpreload
 	install -D -m 0644 preload/modpreload.8 $(DESTDIR)$(MANDIR)/man8/modpreload.8
 
 clean:
-	rm -rf $(B)/musl $(B)/asan $(B)/tsan $(B)/modpreload $(B)/modpreload-init $(B)/unit $(B)/fuzz
+	rm -rf $(B)/musl $(B)/asan $(B)/tsan $(B)/mutant-* $(B)/modpreload $(B)/modpreload-init $(B)/unit $(B)/fuzz
 distclean:
 	rm -rf $(B)
 

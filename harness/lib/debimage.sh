@@ -95,13 +95,14 @@ deb_setup() {
 	fi
 	DEB_TREE=$DEB_WORK/tree/lib/modules/$KVER
 	# build/modpreload is shared: copy it once, so that every image of
-	# this run holds the same binary whatever else rebuilds it meanwhile.
-	if ! make -s -C "$top" build/modpreload >>"$DEB_WORK/setup.log" 2>&1; then
+	# this run holds the same binary whatever else rebuilds it meanwhile
+	# (a mutant's with MPT_MUTANT: images are keyed by the binary's sha256)
+	if ! _db_bin=$(mpt_binary 2>>"$DEB_WORK/setup.log"); then
 		deb_log "make build/modpreload failed"
 		return 1
 	fi
 	DEB_BIN=$DEB_WORK/modpreload
-	cp "$top/build/modpreload" "$DEB_BIN.tmp" && mv "$DEB_BIN.tmp" "$DEB_BIN"
+	cp "$_db_bin" "$DEB_BIN.tmp" && mv "$DEB_BIN.tmp" "$DEB_BIN"
 	if ! file "$DEB_BIN" | grep -q 'statically linked' || ! "$DEB_BIN" --version >/dev/null; then
 		deb_log "build/modpreload is not a working static binary"
 		return 1

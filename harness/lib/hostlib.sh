@@ -18,6 +18,11 @@
 #                           mpt_kernel NAME, then tests/modules built against
 #                           it into DEST (BUILD_ARGs such as --compress zstd);
 #                           status 1 when either fails (messages on stderr)
+#   mpt_binary              make and print the modpreload the images get:
+#                           build/modpreload, or with MPT_MUTANT=NAME the
+#                           mutant build/mutant-NAME/modpreload (tests/
+#                           mutants/mutant.c: twice, noload), which the
+#                           cases must fail on (lib/cases/mutants.sh)
 #   mpt_boot RESULT LOG IMAGE SMP CMDLINE [RUN_ARG...]
 #                           the harness's one boot: harness/lib/run.sh with
 #                           $KDIR/vmlinuz, IMAGE as the initramfs, SMP vCPUs,
@@ -51,6 +56,13 @@ mpt_test_modules() {
 	_mk_name=$1 _mk_dest=$2
 	shift 2
 	"$top/tests/modules/build.sh" "$@" "$_mk_name" "$_mk_dest" >/dev/null
+}
+
+mpt_binary() {
+	_mb_t=build/modpreload
+	[ -z "${MPT_MUTANT:-}" ] || _mb_t=build/mutant-$MPT_MUTANT/modpreload
+	make -s -C "${top:?}" "$_mb_t" >&2 || return 1
+	echo "$top/$_mb_t"
 }
 
 mpt_boot() {

@@ -96,15 +96,17 @@ mkc_rootdisk() {
 
 mkc_image() {
 	mi_name=$1
-	mi_img=$MKC_DIR/$mi_name.img
+	# a mutant's image apart: the staleness check below goes by dates
+	mi_img=$MKC_DIR/$mi_name${MPT_MUTANT:+-mutant-$MPT_MUTANT}.img
+	mi_bin=$(mpt_binary) || return 1
 	mi_conf=$MKC_DIR/$mi_name.conf
 	printf 'MODULES=(%s)\nBINARIES=()\nFILES=()\nHOOKS=(%s)\n' "$3" "$2" >"$mi_conf.new"
 	cmp -s "$mi_conf.new" "$mi_conf" || mv "$mi_conf.new" "$mi_conf"
 	rm -f "$mi_conf.new"
 	if mkc_stale "$mi_img" "$mi_conf" "$top/mkinitcpio-hook" "$MKC_SRC" \
-		"$top/build/modpreload" "$MKC_DIR/modtree.stamp" "$MKC_DIR/sysroot"; then
+		"$mi_bin" "$MKC_DIR/modtree.stamp" "$MKC_DIR/sysroot"; then
 		mkc_log "building $mi_name.img: HOOKS=($2) MODULES=($3)"
-		PATH=$top/build:$PATH MODPRELOAD_SYSROOT=$MKC_DIR/sysroot MKC_UNITPATH=$top/mkinitcpio-hook \
+		PATH=${mi_bin%/modpreload}:$PATH MODPRELOAD_SYSROOT=$MKC_DIR/sysroot MKC_UNITPATH=$top/mkinitcpio-hook \
 			"$MKC_SRC/mkinitcpio.sh" -c "$mi_conf" -k "$KVER" -r "$MODROOT" \
 			-D "$top/mkinitcpio-hook" -D "$MKC_SRC" -g "$mi_img" >&2 || return 1
 	fi
