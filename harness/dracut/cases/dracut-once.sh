@@ -28,9 +28,7 @@ mods8=
 [ "${MP_FULL:-0}" != 1 ] || DR_SYSTEMD_SMP=${DR_SYSTEMD_SMP:-8 16}
 for smp in ${DR_SYSTEMD_SMP:-8}; do
 	res=$DEB_WORK/logs/systemd-$smp.txt
-	MPT_DEVICES=$HO_DEVICE
-	deb_run "$res" "$img" "$smp" "$(ho_args 30000)"
-	MPT_DEVICES=
+	ho_with deb_run "$res" "$img" "$smp" "$(ho_args 30000)"
 	deb_check_with "$res" report
 	eq "vCPUs" "$(mpt_get ncpus "$res")" "$smp"
 	# the storm's figures without the slow device's module, which the

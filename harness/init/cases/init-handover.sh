@@ -28,9 +28,7 @@ init_mkfs ext4 "$w/rootdir" "$w/ext4.img" "$uuid" mpt-root >&2 || fail_all "mkfs
 	-m virtio_pci,virtio_blk,ext4 --include "$HO_MODULE" >&2 || fail_all "mkinitramfs failed"
 
 r=$w/handover.res
-MPT_DEVICES=$HO_DEVICE
-init_run "$r" "$w/handover.log" "$w/initrd.img" "$w/ext4.img" "root=UUID=$uuid $(ho_args 30000)" 240
-MPT_DEVICES=
+ho_with init_run "$r" "$w/handover.log" "$w/initrd.img" "$w/ext4.img" "root=UUID=$uuid $(ho_args 30000)" 240
 init_check_root "$r" ext4
 for m in virtio_pci virtio_blk ext4; do
 	[ "$(mpt_get "proc.$m" "$r")" = 1 ] || fail "$m not in /proc/modules"

@@ -30,9 +30,7 @@ full=${MP_FULL:-0}
 
 for smp in ${MP_ITOOLS_CPUS:-8}; do
 	res=$DEB_WORK/logs/with-$smp.txt
-	MPT_DEVICES=$HO_DEVICE
-	deb_run "$res" "$DEB_WORK/img/with.img" "$smp" "$(ho_args 30000)"
-	MPT_DEVICES=
+	ho_with deb_run "$res" "$DEB_WORK/img/with.img" "$smp" "$(ho_args 30000)"
 	deb_check_with "$res" report_run
 	eq "vCPUs" "$(mpt_get ncpus "$res")" "$smp"
 	mods=$(mpt_num load_modules "$res")

@@ -5,8 +5,8 @@
 # mkinitcpio and /init cases that boot an image holding mpt_slowpci with
 # QEMU's pci-testdev, and booted-once, whose root holds it. The case
 # sources its family's host.sh (which brings harness/lib/verdict.sh), then
-# this, boots with
-#   --device $HO_DEVICE (run.sh; each family's boot takes a device list)
+# this, boots with ho_with (the slow device, $HO_DEVICE, added to the
+# machine: hostlib.sh's MPT_DEVICES, which every boot takes)
 # and $(ho_args [DELAY_MS [RET]]) on the kernel command line, and checks the
 # "ho." lines the root's guest script printed (harness/lib/lib.sh's
 # mpt_handover: it writes a trace marker, ends mpt_slowpci's sleep if it is
@@ -50,6 +50,16 @@ ho_args() {
 		echo "hand-over boot: $HO_MODULE.delay_ms=$_ho_d (${1} ms x ${MPT_VM_SCALE:-1})" >&2
 	fi
 	echo "mpt.handover=$HO_MODULE${_ho_d:+ $HO_MODULE.delay_ms=$_ho_d}${2:+ $HO_MODULE.ret=$2}"
+}
+
+# ho_with BOOT [ARG...]: BOOT ARGs (a family's boot: deb_run, mkc_run,
+# init_run, ...) with the slow device in the machine; its status
+ho_with() {
+	MPT_DEVICES=$HO_DEVICE
+	_ho_rc=0
+	"$@" || _ho_rc=$?
+	MPT_DEVICES=
+	return "$_ho_rc"
 }
 
 # ho_lt A B: the uptime A is before B (both numbers)

@@ -44,9 +44,7 @@ fi
 for smp in $MKC_SMP; do
 	o=$out/once-smp$smp.txt
 	s=$out/storm-smp$smp.txt
-	MPT_DEVICES=$HO_DEVICE
-	mkc_run "$with" "$smp" "$(ho_args 30000)" "$o"
-	MPT_DEVICES=
+	ho_with mkc_run "$with" "$smp" "$(ho_args 30000)" "$o"
 	modules=$(mpt_num load_modules "$o")
 	expect "$o" root_reached -eq 1
 	expect "$o" root_pid -eq 1

@@ -27,9 +27,7 @@ mkc_setup || fail_all "setup failed (see stderr)"
 img=$(mkc_image systemd "base systemd modpreload mpt" "ext4") || fail_all "setup failed (see stderr)"
 o=$MKC_DIR/out/systemd.txt
 mkdir -p "$MKC_DIR/out"
-MPT_DEVICES=$HO_DEVICE
-mkc_run "$img" 4 "$(ho_args 30000)" "$o"
-MPT_DEVICES=
+ho_with mkc_run "$img" 4 "$(ho_args 30000)" "$o"
 modules=$(mpt_num load_modules "$o")
 expect "$o" root_reached -eq 1
 expect "$o" root_pid -eq 1
