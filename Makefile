@@ -13,6 +13,8 @@
 #   make fuzz       the fuzzers, for FUZZ_SECONDS each
 #   make install    DESTDIR, PREFIX
 #   make deb, rpm   the Debian and RPM packages (build/deb, build/rpm)
+#   make system     build/system/modpreload against the system's libkmod, libzstd,
+#                   liblzma and zlib (pkg-config; Buildroot's package: scripts/system.mk)
 
 PREFIX ?= /usr
 SBINDIR ?= $(PREFIX)/sbin
@@ -81,6 +83,7 @@ EXTRA_UNIT :=
 -include initramfs-tools/initramfs-tools.mk
 -include systemd/systemd.mk
 -include packaging/packaging.mk
+-include scripts/system.mk
 
 all: $(B)/modpreload $(EXTRA_ALL)
 
