@@ -73,6 +73,7 @@ ls_tracked() {
 
 lint() {
 	files=$(ls_tracked '*.sh' 'dracut-module/*' 'mkinitcpio-hook/*' 'initramfs-tools/*' 'systemd/*' 'init/mkinitramfs' .ci/run \
+		'packaging/buildroot/package/*/S[0-9]*' \
 		'harness/mkinitcpio/install/*' 'harness/mkinitcpio/hooks/*' |
 		while read -r f; do head -n 1 "$f" | grep -q '^#!.*sh' && echo "$f"; done)
 	# shellcheck disable=SC2086 # a list of files
