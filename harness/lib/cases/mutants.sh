@@ -10,7 +10,7 @@
 # and its exactly-once verdict must be a FAIL, with check_once's reasons,
 # which come from the kernel's tracepoints, not from the program.
 #   vm/mutants/MUTANT/CASE   PASS when CASE's verdict failed on MUTANT
-# Their default variants only (8 vCPUs); about 8 minutes a mutant.
+# Their default variants only (8 vCPUs); about 7 minutes for both mutants.
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 # shellcheck source=harness/lib/verdict.sh
