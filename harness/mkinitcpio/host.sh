@@ -4,7 +4,7 @@
 #     . "$top/harness/mkinitcpio/host.sh"
 #
 #   mkc_setup                the kernel (bookworm: KVER, KDIR), the test module
-#                            tree (MODROOT), build/modpreload, the root disk
+#                            tree (MODROOT), the binary (MKC_BIN: hostlib.sh's mpt_binary), the root disk
 #                            (MKC_DISK); everything cached under build/mkinitcpio
 #   mkc_image NAME HOOKS MODULES   build/mkinitcpio/NAME.img from a config with
 #                            HOOKS=(HOOKS) MODULES=(MODULES), made by
@@ -54,7 +54,8 @@ mkc_setup() {
 		"$top/tests/modules/build.sh" bookworm "$MODROOT" >/dev/null || return 1
 		touch "$MKC_DIR/modtree.stamp"
 	fi
-	make -s -C "$top" build/modpreload >&2 || return 1
+	# the binary the images get (a mutant's with MPT_MUTANT)
+	MKC_BIN=$(mpt_binary) || return 1
 
 	# A configuration the install hook puts in the image with the module
 	# it names: modpreload loads it at boot, from the image's copy.
@@ -98,15 +99,14 @@ mkc_image() {
 	mi_name=$1
 	# a mutant's image apart: the staleness check below goes by dates
 	mi_img=$MKC_DIR/$mi_name${MPT_MUTANT:+-mutant-$MPT_MUTANT}.img
-	mi_bin=$(mpt_binary) || return 1
 	mi_conf=$MKC_DIR/$mi_name.conf
 	printf 'MODULES=(%s)\nBINARIES=()\nFILES=()\nHOOKS=(%s)\n' "$3" "$2" >"$mi_conf.new"
 	cmp -s "$mi_conf.new" "$mi_conf" || mv "$mi_conf.new" "$mi_conf"
 	rm -f "$mi_conf.new"
 	if mkc_stale "$mi_img" "$mi_conf" "$top/mkinitcpio-hook" "$MKC_SRC" \
-		"$mi_bin" "$MKC_DIR/modtree.stamp" "$MKC_DIR/sysroot"; then
+		"$MKC_BIN" "$MKC_DIR/modtree.stamp" "$MKC_DIR/sysroot"; then
 		mkc_log "building $mi_name.img: HOOKS=($2) MODULES=($3)"
-		PATH=${mi_bin%/modpreload}:$PATH MODPRELOAD_SYSROOT=$MKC_DIR/sysroot MKC_UNITPATH=$top/mkinitcpio-hook \
+		PATH=${MKC_BIN%/modpreload}:$PATH MODPRELOAD_SYSROOT=$MKC_DIR/sysroot MKC_UNITPATH=$top/mkinitcpio-hook \
 			"$MKC_SRC/mkinitcpio.sh" -c "$mi_conf" -k "$KVER" -r "$MODROOT" \
 			-D "$top/mkinitcpio-hook" -D "$MKC_SRC" -g "$mi_img" >&2 || return 1
 	fi
