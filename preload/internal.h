@@ -114,6 +114,7 @@ int mp_aliases_each(const char *buf, size_t len, const struct mp_strmap *want,
 /* uevent.c */
 int mp_uevent_modalias(const char *buf, size_t len, char *out, size_t outsz);
 bool mp_uevent_cpu_alias(const char *alias); /* cpu:, acpi:LNXCPU:, acpi:ACPI0007: */
+bool mp_uevent_class_alias(const char *alias); /* input:, hid: */
 int mp_uevent_action(const char *buf, size_t len, char *out, size_t outsz);
 int mp_uevent_devpath(const char *buf, size_t len, char *out, size_t outsz);
 int mp_uevent_listen(void);

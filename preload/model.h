@@ -83,6 +83,8 @@ struct mp_module {
 	unsigned requests; /* how many asked for it by its name or an alias of it */
 	unsigned requests_cpu; /* of requests, how many were a CPU's modalias
 				  (mp_uevent_cpu_alias) */
+	unsigned requests_class; /* of requests, how many were an input or HID
+				    device's (mp_uevent_class_alias) */
 	unsigned requests_with_dependents; /* and as a dependency of what they asked for */
 	unsigned sources;  /* 1 << enum mp_source, for every request that did;
 			      and MP_SRC_BIT_MODULES_LOAD */
@@ -129,6 +131,7 @@ struct mp_plan {
 	unsigned req_total;
 	unsigned req_by_source[MP_SRC_MAX];
 	bool modules_load_now;    /* the requests being made are systemd-modules-load's too */
+	bool init_eexist_ebusy;   /* 7.1+: an init()'s EEXIST reaches us as EBUSY (outcome.c) */
 	unsigned req_unmatched;   /* aliases nothing matches (normal for coldplug) */
 	unsigned req_blacklisted;
 	unsigned req_refused;     /* malformed names */

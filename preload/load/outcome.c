@@ -15,8 +15,12 @@
  * without the firmware interface, an EDAC driver on another vendor's
  * CPU); one whose place is taken says EEXIST (acpi_cpufreq or
  * pcc_cpufreq while intel_pstate, or the other, is the cpufreq driver:
- * the device is driven, by someone else). For a module only coldplug
- * wanted, that and what it takes down
+ * the device is driven, by someone else). Linux 7.1 and later hand an
+ * init()'s EEXIST to userspace as EBUSY, so that EEXIST only ever means
+ * "already loaded"; there an EBUSY with nothing of that name coming
+ * (load.c) is that same answer, and is taken as one, an init()'s own
+ * EBUSY with it, which the errno no longer tells apart. For a module only
+ * coldplug wanted, that and what it takes down
  * with it is news, not a failure: reported, but not counted.
  */
 bool mp_outcome_no_device(const struct mp_plan *p, const struct mp_module *m)
@@ -28,7 +32,7 @@ bool mp_outcome_no_device(const struct mp_plan *p, const struct mp_module *m)
 	if (m->sources == 0 || (m->sources & ~coldplug) != 0)
 		return false;
 	if (m->state == MP_FAILED)
-		return m->err == ENODEV || m->err == EEXIST;
+		return m->err == ENODEV || m->err == EEXIST || (m->err == EBUSY && p->init_eexist_ebusy);
 	if (m->state != MP_SKIPPED || m->excluded)
 		return false;
 	/* skipped for a dependency that found no device, and for nothing

@@ -85,3 +85,15 @@ bool mp_uevent_cpu_alias(const char *alias)
 	return strncmp(alias, "cpu:", 4) == 0 || strncmp(alias, "acpi:LNXCPU:", 12) == 0 ||
 	       strncmp(alias, "acpi:ACPI0007:", 14) == 0;
 }
+
+/* The modalias of a device of a class that grows as the boot's drivers
+ * bind: every keyboard, mouse, speaker and button driver adds an input
+ * device, every HID transport (usbhid, i2c_hid) HID devices, and each new
+ * one asks for the same handlers again (evdev, hid_generic). One such
+ * device at planning time is not one asker: the next ones' workers ask
+ * while the first's load is still coming, and before 6.5 that is a
+ * duplicate the kernel reads and refuses (leave.c). */
+bool mp_uevent_class_alias(const char *alias)
+{
+	return strncmp(alias, "input:", 6) == 0 || strncmp(alias, "hid:", 4) == 0;
+}

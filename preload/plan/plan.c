@@ -447,8 +447,10 @@ static bool blacklisted(struct mp_ctx *ctx, struct kmod_list *allowed, const cha
  * stack is kept: one the size of the plan per request was an mmap() and
  * a munmap() each in musl's malloc, 1,600 of them for a whole tree. */
 static void count_request(struct mp_ctx *ctx, const struct mp_lookup *lk, enum mp_source src,
-			  bool cpu)
+			  const char *modalias)
 {
+	bool cpu = modalias != NULL && mp_uevent_cpu_alias(modalias);
+	bool grows = modalias != NULL && mp_uevent_class_alias(modalias);
 	struct mp_plan *p = mp_ctx_plan(ctx);
 	struct mp_resolver *rs = mp_ctx_resolver(ctx);
 	size_t need = (size_t)p->nmods + 1;
@@ -465,8 +467,8 @@ static void count_request(struct mp_ctx *ctx, const struct mp_lookup *lk, enum m
 	stack = rs->stack;
 	for (i = 0; i < lk->nmods; i++) {
 		p->mods[lk->mods[i]].requests++;
-		if (cpu)
-			p->mods[lk->mods[i]].requests_cpu++;
+		p->mods[lk->mods[i]].requests_cpu += cpu;
+		p->mods[lk->mods[i]].requests_class += grows;
 		if (p->mods[lk->mods[i]].mark == mark)
 			continue;
 		p->mods[lk->mods[i]].mark = mark;
@@ -587,7 +589,7 @@ counted:
 	else if (lk->nmods == 0)
 		p->req_unmatched++;
 	/* a device's modalias, not a name someone wrote down */
-	count_request(ctx, lk, src, !explicit_name && mp_uevent_cpu_alias(key));
+	count_request(ctx, lk, src, explicit_name ? NULL : key);
 	r = 0;
 out:
 	kmod_module_unref_list(allowed);

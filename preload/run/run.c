@@ -80,6 +80,7 @@ static int gather(struct mp_ctx *ctx, const struct mp_run_args *a)
 {
 	int i, r = 0;
 
+	mp_ctx_plan(ctx)->init_eexist_ebusy = mp_kernel_version(mp_ctx_env(ctx)->kver) >= 7001;
 	/* modprobe NAME, or with -b modprobe -b NAME (mkinitcpio's MODULES) */
 	for (i = 0; a->names && a->names[i] && r == 0; i++)
 		r = mp_request(ctx, a->names[i], MP_SRC_ARGUMENT,

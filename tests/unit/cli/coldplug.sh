@@ -48,6 +48,17 @@ t_no_device() {
 	check "nothing refused" eq "$(jq .requests.refused "$t/r.json")" 0
 	run --coldplug --settle-ms 20 nodev
 	check "asked by name: exit 1" eq "$rc" 1
+	# 7.1 and later hand an init()'s EEXIST to userspace as EBUSY: news
+	# there, a failure before (where EBUSY is the init()'s own answer)
+	RULES=nodev:16:0
+	for v in 7.1.0 7.0.9; do cp -a "$t/root/lib/modules/1.0" "$t/root/lib/modules/$v"; done
+	run --coldplug --settle-ms 20 -S 7.1.0
+	check "7.1, EBUSY: exit 0" eq "$rc" 0
+	check "7.1, EBUSY: no_device" eq "$(jq -r '.modules[] | select(.name=="nodev") | "\(.state) \(.error) \(.no_device)"' "$t/r.json")" "failed EBUSY true"
+	run --coldplug --settle-ms 20 -S 7.0.9
+	check "7.0, EBUSY: exit 1" eq "$rc" 1
+	check "7.0, EBUSY: a failure" eq "$(jq '.modules[] | select(.name=="nodev") | .no_device' "$t/r.json")" false
+	RULES=nodev:19:0
 	# skipped for a dependency that hung, not for one that found no device:
 	# a problem, not news (and never on the no-device blacklist)
 	setup 'slow\nhkid slow alias=cpu:type:x86,ven*fam*mod*:feature:*0001*\n'
@@ -148,13 +159,18 @@ t_second_level() {
 # --leave-single (the booted system): what one device alone asks for, with
 # all it needs, is left to udev, which loads it once; what more than one
 # request reaches (a dependency two drivers share and those drivers, a
-# driver of two devices, a CPU's, a name) is ours.
+# driver of two devices, a CPU's, a name) is ours; so is the handler of
+# the one input (or HID) device there is yet: the drivers still to load add
+# more, and each would ask for it again while it is coming.
 t_leave_single() {
-	setup 'base\nsolo base alias=platform:solo\nshared\nd1 shared alias=platform:d1\nd2 shared alias=platform:d2\nmulti alias=platform:multi\ncpumod alias=cpu:type:x86,ven*fam*mod*:feature:*0001*\nnamed\n'
+	setup 'base\nsolo base alias=platform:solo\nshared\nd1 shared alias=platform:d1\nd2 shared alias=platform:d2\nmulti alias=platform:multi\ncpumod alias=cpu:type:x86,ven*fam*mod*:feature:*0001*\nnamed\nevh alias=input:b*v*p*e*-e*k*\nhidgen alias=hid:b*g0001v*p*\n'
 	for d in solo d1 d2 multi; do
 		mkdir -p "$t/sys/devices/platform/$d.0"
 		echo "MODALIAS=platform:$d" >"$t/sys/devices/platform/$d.0/uevent"
 	done
+	mkdir -p "$t/sys/devices/platform/i8042/serio0/input/input0" "$t/sys/devices/virtual/hid0"
+	echo 'MODALIAS=input:b0011v0001p0001eAB41-e0,1,4,11,14,k71,72,' >"$t/sys/devices/platform/i8042/serio0/input/input0/uevent"
+	echo 'MODALIAS=hid:b0003g0001v00000627p00000001' >"$t/sys/devices/virtual/hid0/uevent"
 	mkdir -p "$t/sys/devices/platform/multi.1" "$t/sys/devices/system/cpu/cpu0"
 	echo 'MODALIAS=platform:multi' >"$t/sys/devices/platform/multi.1/uevent"
 	printf 'MODALIAS=cpu:type:x86,ven0000fam0006mod003F:feature:,0000,0001\n' \
@@ -164,7 +180,7 @@ t_leave_single() {
 	check "solo and base not called" eq "$(starts solo)$(starts base)" 00
 	check "solo left to udev" eq "$(jq -r '.modules[] | select(.name=="solo") | "\(.state) \(.left_to_udev)"' "$t/r.json")" "skipped true"
 	check "base, what solo needs, too" eq "$(jq -r '.modules[] | select(.name=="base") | .left_to_udev' "$t/r.json")" true
-	for m in shared d1 d2 multi cpumod named; do
+	for m in shared d1 d2 multi cpumod named evh hidgen; do
 		check "$m ours" eq "$(state "$m")" loaded
 	done
 	check "counts: 2 left to udev" eq "$(jq .counts.left_to_udev "$t/r.json")" 2
