@@ -219,13 +219,22 @@ static void set_state(const char *name, const char *state)
 		return;
 	}
 	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/module/%s/initstate", sysfs, name);
+	/* whole or not at all, as the kernel's sysfs file is: truncated in
+	 * place, a reader between the truncation and the write saw no state,
+	 * "not loaded", and the load it waited behind tried again (cli/ebusy,
+	 * once on a busy machine) */
+	snprintf(path, sizeof(path), "%s/module/%s/.initstate.new", sysfs, name); /* under the lock */
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd >= 0) {
+		char final[4096];
+
 		if (write(fd, state, strlen(state)) < 0) {
 			/* a test will notice */
 		}
 		close(fd);
+		snprintf(final, sizeof(final), "%s/module/%s/initstate", sysfs, name);
+		if (rename(path, final) < 0)
+			unlink(path);
 	}
 }
 
