@@ -305,8 +305,12 @@ bt_boot() { # RESULT LOG SMP with|without [TIMEOUT]
 	# udevd's forks, its workers; and two kprobes (x86-64 registers), what a
 	# call read (the size module_decompress is given) and the image
 	# load_module checked (struct load_info's len, its fourth word since
-	# Linux 5.x)
+	# Linux 5.x); and a third, the name of each module a call's
+	# load_module looks for in the kernel's list (find_module_all's first
+	# argument: add_unformed_module asks it before it refuses a duplicate),
+	# so that the report names the module of a failed call
 	_bt_args="$_bt_args kprobe_event=p:mpt_read,module_decompress,len=%dx:u64;p:mpt_image,load_module,len=+24(%di):u64"
+	_bt_args="$_bt_args;p:mpt_name,find_module_all,name=+0(%di):string"
 	_bt_rc=0
 	mpt_boot "$1" "$2" "$BT_IMG" "$3" "$_bt_args" -m "${BT_MEM:-2048}" -t "${5:-900}" \
 		--disk "$DEB_WORK/boot.img" --trace-more sched:sched_process_fork --cpu "${BT_CPU:-max}" || _bt_rc=$?
@@ -413,13 +417,16 @@ bt_check_with() {
 	_bt_kern=$(($(mpt_num initrd.eexist_by.modprobe "$1") + $(mpt_num booted.eexist_by.modprobe "$1") +
 		$(mpt_num boot.modprobe_repeats "$1") + $(bt_merged_outside "$1")))
 	eq "module loaded twice, other than by the kernel's modprobe" "$(mpt_get boot.dup_other "$1")" ""
-	eq "load calls == modules loaded (the kernel's and systemd's repeats, counted apart: $_bt_kern)" \
+	# the failed calls, module:errno:caller, in either place (the kernel's
+	# names of them): for the messages
+	_bt_fc="failed calls: $(mpt_get initrd.failed_calls "$1") | $(mpt_get booted.failed_calls "$1")"
+	eq "load calls == modules loaded (the kernel's and systemd's repeats, counted apart: $_bt_kern; $_bt_fc)" \
 		"$((_bt_calls - _bt_kern))" "$(($(mpt_num boot.modules "$1")))"
-	eq "calls that failed other than no-device" "$((_bt_calls - _bt_ok - _bt_nodev))" 0
+	eq "calls that failed other than no-device ($_bt_fc)" "$((_bt_calls - _bt_ok - _bt_nodev))" 0
 	for _bt_m in $(mpt_get udev_loaded "$1" | tr ',' ' '); do
 		bt_in "$(mpt_get handled "$1")" "$_bt_m" && fail "udev's worker loaded $_bt_m, which modpreload handled"
 	done
-	eq "udev workers' calls that loaded nothing, but for those merged with systemd's" \
+	eq "udev workers' calls that loaded nothing, but for those merged with systemd's ($_bt_fc)" \
 		"$(($(mpt_num booted.udev_calls "$1") - $(mpt_num booted.udev_loads "$1") - $(bt_udev_merged_outside "$1")))" 0
 	eq "initramfs report" "$(mpt_get report_initrd "$1")" present
 	eq "booted system's report" "$(mpt_get report_booted "$1")" present

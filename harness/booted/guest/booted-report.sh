@@ -248,7 +248,7 @@ awk '
 		if ($0 ~ / sys_init_module\(/) x[p ".init_module"]++
 		x[p ".by." comm($1)]++
 		if (p == "booted" && $1 ~ /udev/) x["booted.udev_calls"]++
-		inload[$1] = 1; made[$1] = 0; rd[$1] = 0; img[$1] = 0
+		inload[$1] = 1; made[$1] = 0; rd[$1] = 0; img[$1] = 0; nm[$1] = ""
 		at[$1] = stamp()
 		# beside a call by modprobe or systemd (outside coldplug)?
 		if (outside(comm($1))) outfly++
@@ -260,6 +260,12 @@ awk '
 	# load_module checks (len: decompressed, or as userspace gave it)
 	/ mpt_read: \(/ { rd[$1] = field("len"); next }
 	/ mpt_image: \(/ { img[$1] = field("len"); next }
+	# mpt_name: a name the call looked for in the list of modules, the
+	# last one before a refusal being the module the call was for
+	/ mpt_name: \(/ {
+		if (inload[$1] && match($0, / name="[^"]*"/)) nm[$1] = substr($0, RSTART + 7, RLENGTH - 8)
+		next
+	}
 	/ sys_f?init_module -> / {
 		p = ph == "" ? "initrd" : ph
 		e = errno($NF)
@@ -281,6 +287,8 @@ awk '
 		if (inload[$1] && outside(comm($1))) { outfly--; outexits++ }
 		# what a failed call had read and decompressed before the answer
 		if (e != 0) {
+			# module:errno:caller, "?" where the kernel named none
+			fc[p] = fc[p] (fc[p] == "" ? "" : ",") (nm[$1] == "" ? "?" : nm[$1]) ":" e ":" comm($1)
 			x[p ".failed_read"] += rd[$1]; x[p ".failed_image"] += img[$1]
 			if (rd[$1] > 0) x[p ".failed_decompressed"]++
 		}
@@ -336,6 +344,7 @@ awk '
 		for (key in x) if (!(key in done)) printf "MPT: %s=%.0f\n", key, x[key]
 		printf "MPT: udev_loaded=%s\nMPT: boot.dup_names=%s\nMPT: marker=%d\n", ul, dl, marker
 		printf "MPT: boot.dup_other=%s\n", do_
+		printf "MPT: initrd.failed_calls=%s\nMPT: booted.failed_calls=%s\n", fc["initrd"], fc["booted"]
 		printf "MPT: boot.outside_loaded=%s\n", ol
 		db = ""
 		for (m in dup) db = db (db == "" ? "" : ",") m ":" lby[m]
