@@ -408,6 +408,10 @@ bt_check_with() {
 	_bt_ok=$(($(mpt_num initrd.ok "$1") + $(mpt_num booted.ok "$1")))
 	_bt_nodev=$(($(mpt_num initrd.errno_19 "$1") + $(mpt_num booted.errno_19 "$1") +
 		$(mpt_num initrd.errno_17 "$1") + $(mpt_num booted.errno_17 "$1")))
+	# 7.1 and later hand an init()'s EEXIST to userspace as EBUSY
+	_bt_kv=$(mpt_get kernel_release "$1" | awk -F. '{ print $1 * 1000 + $2 }')
+	[ "${_bt_kv:-0}" -lt 7001 ] ||
+		_bt_nodev=$((_bt_nodev + $(mpt_num initrd.errno_16 "$1") + $(mpt_num booted.errno_16 "$1")))
 	# the kernel's own request_module runs modprobe, with modpreload or
 	# without; its repeats (EEXIST, or a failing driver tried again) are
 	# the kernel's; and a kernel of 6.5 or later hands a call for a file
