@@ -100,12 +100,6 @@ mkdir -p "$raw" "$keep"
 ready_s() {
 	mpt_get unit.modpreload-coldplug "$1" | awk 'NF == 2 && $1 > 0 && $2 >= $1 { printf "%.2f", ($2 - $1) / 1e6; exit } { print "-" }'
 }
-# modpreload's waits that ended on their bound, from its kernel-log lines:
-# a hung init(), the run's time up, udev's queue still there
-bounds() {
-	grep -c -e '^MPT: kmsg .*has not returned after' -e '^MPT: kmsg .*when the run.s time was up' \
-		-e '^MPT: kmsg .*still there after' "$1"
-}
 # v KEY RESULT: the value, or "-"
 v() {
 	_bp_v=$(mpt_get "$1" "$2")
@@ -130,7 +124,7 @@ record() {
 		"$(cat "$r.date")" "$code" "$suite" "$smp" "$cond" "$1" "$2" "$3" "$(cat "$r.load1")" \
 		"$(v uptime_switch_root "$r")" "$(v uptime_multi_user "$r")" "$(v uptime_settled "$r")" \
 		"$(v host_wall_s "$r")" "$calls" "$(mpt_num boot.modules "$r")" "$(mpt_num booted.udev_calls "$r")" \
-		"$((calls - ok))" "$(mpt_num soft_lockups "$r")" "$ready" "$(bounds "$r")" \
+		"$((calls - ok))" "$(mpt_num soft_lockups "$r")" "$ready" "$(bt_bounds "$r")" \
 		"$(printf '%s' "${checks:-ok}" | tr '\t\n' '  ')" >>"$records"
 	{
 		grep -a '^MPT: ' "$r"

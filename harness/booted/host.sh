@@ -356,6 +356,15 @@ bt_udev_merged_outside() {
 	mpt_num booted.merged_outside_by._udev_worker_ "$1"
 }
 
+# bt_bounds RESULT: how many of modpreload's waits ended on their bound,
+# from its kernel-log lines and its report (the one count: the check below
+# and bench/boot-pairs.sh's records)
+bt_bounds() {
+	grep -a -c -e '^MPT: kmsg .*has not returned after' -e '^MPT: kmsg .*when the run.s time was up' \
+		-e '^MPT: kmsg .*still there after' -e '^MPT: kmsg .*still not there after' \
+		-e '^MPT: bmod=[^ ]* [^ ]* [^ ]* hung$' "$1"
+}
+
 # bt_check_no_wait RESULT: modpreload's waits, from its reports and the
 # kernel log, without reading a clock: none ended on its bound (an init()
 # given up on, the run's time up, udev's queue still there, or never there
@@ -365,10 +374,7 @@ bt_udev_merged_outside() {
 # systemd-modules-load (--leave-single), whose load it was (the kernel's
 # trace), so that nothing of modpreload's waited for its init()
 bt_check_no_wait() {
-	_bt_b=$(grep -a -c -e '^MPT: kmsg .*has not returned after' -e '^MPT: kmsg .*when the run.s time was up' \
-		-e '^MPT: kmsg .*still there after' -e '^MPT: kmsg .*still not there after' \
-		-e '^MPT: bmod=[^ ]* [^ ]* [^ ]* hung$' "$1")
-	eq "modpreload's waits that ended on their bound" "$_bt_b" 0
+	eq "modpreload's waits that ended on their bound" "$(bt_bounds "$1")" 0
 	[ -n "${BT_SLOW_NAMED_MS:-}" ] || return 0
 	# "NAME START_MS END_MS STATE"
 	eq "mpt_sleep (modules-load.d, slow, a name only) in the booted run" \
