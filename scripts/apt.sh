@@ -7,17 +7,32 @@
 # with its own lists under apt-ARCH (cross builds: musl-dev, busybox
 # and the kernel of that architecture, downloaded and unpacked, never
 # installed).
+# MP_APT_SET=new: a second private apt (its lists under apt-new) with
+# trixie, trixie-backports and sid, for the kernels newer than trixie's
+# (harness/lib/kernels.sh seven); kept apart so that a package asked for
+# without a suite still comes from bookworm or trixie here, and the roots
+# harness/lib/debroot.sh makes see the same lists as before.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 arch=${MP_APT_ARCH:-}
+set_=${MP_APT_SET:-}
+case $set_ in '' | new) ;; *) echo "apt.sh: unknown MP_APT_SET '$set_' (new)" >&2; exit 2 ;; esac
 # shellcheck source=scripts/cache.sh
 . "$top/scripts/cache.sh"
-dir=${MP_APT_DIR:-$(mp_cache_dir "apt${arch:+-$arch}")}
+# (MP_APT_DIR: the default set's lists; the other set's go beside it)
+dir=${MP_APT_DIR:-$(mp_cache_dir "apt${arch:+-$arch}")}${set_:+-$set_}
 key=/usr/share/keyrings/debian-archive-keyring.gpg
 mirror=${MP_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 secmirror=${MP_DEBIAN_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
 
-if [ ! -f "$dir/sources.list" ]; then
+if [ ! -f "$dir/sources.list" ] && [ "$set_" = new ]; then
+	mkdir -p "$dir/empty.d" "$dir/state/lists/partial" "$dir/cache/archives/partial"
+	cat >"$dir/sources.list" <<EOT
+deb [signed-by=$key] $mirror trixie main
+deb [signed-by=$key] $mirror trixie-backports main
+deb [signed-by=$key] $mirror sid main
+EOT
+elif [ ! -f "$dir/sources.list" ]; then
 	mkdir -p "$dir/empty.d" "$dir/state/lists/partial" "$dir/cache/archives/partial"
 	cat >"$dir/sources.list" <<EOT
 deb [signed-by=$key] $mirror bookworm main

@@ -3,7 +3,7 @@
 # cache (scripts/cache.sh) under kernels/NAME/: $MP_CACHE/kernels/NAME, or
 # build/kernels/NAME with the cache off.
 #
-# Usage: harness/lib/kernels.sh [bookworm|trixie|stats|arm64|all]...
+# Usage: harness/lib/kernels.sh [bookworm|trixie|stats|arm64|seven|all]...
 #
 # Prints one line per kernel on stdout:  NAME KVER DIR
 # Progress goes to stderr.  Every DIR has the same layout:
@@ -40,6 +40,10 @@
 #           linux-kbuild (host tools), modules cross-built with
 #           aarch64-linux-gnu-gcc.  kernel.env adds ARCH (arm64) and
 #           CROSS_COMPILE.  Not part of "all".
+# seven     Debian's newest 7.x (trixie-backports', else sid's), with its
+#           headers extracted here and modpost and objtool built from the
+#           same version's linux-source (see seven_tools).  Not part of
+#           "all".
 #
 # Environment: MP_KERNELS_DIR (default: kernels/ in the test cache), MP_JOBS (make -j),
 # MP_KERNELS_REFRESH=1 (look the versions up again now).
@@ -52,6 +56,10 @@ kdir=${MP_KERNELS_DIR:-$(mp_cache_dir kernels)}
 # every key names this script: a change to how a kernel is made makes it again
 self_key=$(sha256sum <"$0" | cut -c1-16)
 apt="$top/scripts/apt.sh"
+# which of scripts/apt.sh's sets of lists aptq asks: the default one
+# (bookworm, trixie), or "new" (trixie-backports, sid) for seven
+apt_set=
+aptq() { MP_APT_SET=$apt_set "$apt" "$@"; }
 jobs=${MP_JOBS:-$(nproc)}
 
 log() { printf 'kernels.sh: %s\n' "$*" >&2; }
@@ -60,9 +68,9 @@ die() { log "error: $*"; exit 1; }
 # memo NAME CMD [ARG...]: CMD's output, remembered while apt's package lists
 # stay the same (scripts/apt.sh refreshes them once a day), so a rerun with
 # everything cached asks apt nothing.  MP_KERNELS_REFRESH=1 asks anyway.
-stamp=${MP_APT_DIR:-$(mp_cache_dir apt)}/state/updated
 memo() {
 	m=$kdir/.memo/$1
+	stamp=${MP_APT_DIR:-$(mp_cache_dir apt)}${apt_set:+-$apt_set}/state/updated
 	shift
 	if [ -z "${MP_KERNELS_REFRESH:-}" ] && [ -s "$m" ] && [ -f "$stamp" ] &&
 		[ -n "$(find "$m" -newer "$stamp")" ] &&
@@ -79,12 +87,12 @@ memo() {
 }
 
 # Highest version of PKG in the given suites (suite names as madison prints
-# them, e.g. bookworm bookworm-security).
-best_version() {
+# them, e.g. bookworm bookworm-security); nothing when there is none.
+newest_version() {
 	pkg=$1
 	shift
 	best=
-	for v in $("$apt" apt-cache madison "$pkg" | awk -F'|' -v suites=" $* " '
+	for v in $(aptq apt-cache madison "$pkg" | awk -F'|' -v suites=" $* " '
 		$3 ~ / Packages$/ {
 			split($3, w, " "); split(w[2], s, "/")
 			if (index(suites, " " s[1] " ")) { gsub(/ /, "", $2); print $2 }
@@ -93,13 +101,22 @@ best_version() {
 			best=$v
 		fi
 	done
-	[ -n "$best" ] || die "no version of $pkg in: $*"
+	echo "$best"
+}
+
+best_version() {
+	best=$(newest_version "$@")
+	if [ -z "$best" ]; then
+		pkg=$1
+		shift
+		die "no version of $pkg in: $*"
+	fi
 	echo "$best"
 }
 
 # ABI of the kernel that linux-image-amd64=VERSION depends on.
 image_abi() {
-	"$apt" apt-cache show "linux-image-amd64=$1" |
+	aptq apt-cache show "linux-image-amd64=$1" |
 		sed -n 's/^Depends:.*linux-image-\([^ ,]*\)-amd64.*/\1-amd64/p' | head -n 1
 }
 
@@ -108,7 +125,7 @@ download() {
 	dest=$1
 	shift
 	mkdir -p "$dest"
-	(cd "$dest" && "$apt" apt-get -q download "$@" >&2)
+	(cd "$dest" && aptq apt-get -q download "$@" >&2)
 }
 
 # have_deb DIR PKG VERSION: DIR holds PKG's .deb of VERSION
@@ -218,7 +235,7 @@ debian_kernel_unlocked() {
 
 # headers_kbuild ABI VERSION: the linux-kbuild package linux-headers-ABI needs
 headers_kbuild() {
-	"$apt" apt-cache show "linux-headers-$1=$2" |
+	aptq apt-cache show "linux-headers-$1=$2" |
 		sed -n 's/^Depends: //p' | tr ',' '\n' | sed -n 's/^ *\(linux-kbuild-[^ ]*\).*/\1/p' | head -n 1
 }
 
@@ -452,6 +469,119 @@ arm64_kernel_unlocked() {
 	print_line arm64 "$dir"
 }
 
+# --- Debian's newest 7.x ----------------------------------------------------
+# From trixie-backports, else sid, through scripts/apt.sh's second set of
+# lists (MP_APT_SET=new).  Since 7.x Debian splits what
+# linux-image-ABI-unsigned held: linux-binary-unsigned-ABI (the kernel, as
+# usr/lib/modules/ABI/vmlinuz.unsigned), linux-modules-ABI and
+# linux-base-ABI (config, modules.builtin*, modules.order, a System.map
+# stub).  Laid out here as the others are: boot/vmlinuz-ABI,
+# boot/config-ABI (what the booted cases copy), boot/System.map-ABI.
+
+seven_version() {
+	for s in trixie-backports sid; do
+		v=$(newest_version linux-image-amd64 "$s")
+		case $v in
+		7.*)
+			echo "$v"
+			return
+			;;
+		esac
+	done
+}
+
+seven_kernel_unlocked() {
+	apt_set=new
+	dir=$kdir/seven
+	ver=$(memo version-seven seven_version) ||
+		die "seven: no linux-image-amd64 7.x in trixie-backports or sid"
+	abi=$(memo "abi-seven-$ver" image_abi "$ver")
+	[ -n "$abi" ] || die "seven: cannot find the ABI linux-image-amd64=$ver depends on"
+	kb=${abi%-amd64}
+	# linux-source-7.3: the source package's binaries share the version
+	src=linux-source-$(echo "$kb" | cut -d. -f1,2)
+	key="deb:linux-binary-unsigned-$abi:$ver headers:extracted tools:$src=$ver script:$self_key"
+	if [ "$(kernel_env_key "$dir")" = "$key" ]; then
+		print_line seven "$dir"
+		return
+	fi
+	log "seven: fetching linux-binary-unsigned-$abi ($ver)"
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	kbuild=$(memo "kbuild-seven-$ver" headers_kbuild "$abi" "$ver")
+	[ -n "$kbuild" ] || die "seven: cannot find the linux-kbuild linux-headers-$abi=$ver needs"
+	pkgs="linux-binary-unsigned-$abi linux-modules-$abi linux-base-$abi
+linux-headers-$abi linux-headers-$kb-common $kbuild $src"
+	dl=$kdir/debs/seven
+	for p in $pkgs; do
+		have_deb "$dl" "$p" "$ver" && continue
+		rm -rf "$dl"
+		# shellcheck disable=SC2046 # one name=version a package
+		download "$dl" $(for q in $pkgs; do echo "$q=$ver"; done)
+		break
+	done
+	for p in linux-binary-unsigned linux-modules linux-base; do
+		dpkg -x "$dl/$p-${abi}_"*.deb "$dir"
+	done
+	m=$dir/usr/lib/modules/$abi
+	[ -d "$m/kernel" ] || die "seven: no usr/lib/modules/$abi/kernel in linux-modules-$abi"
+	[ -f "$m/vmlinuz.unsigned" ] || die "seven: no vmlinuz.unsigned in linux-binary-unsigned-$abi"
+	[ -f "$m/config" ] || die "seven: no config in linux-base-$abi"
+	ln -s usr/lib "$dir/lib"
+	mkdir -p "$dir/boot"
+	mv "$m/vmlinuz.unsigned" "$dir/boot/vmlinuz-$abi"
+	cp "$m/config" "$dir/boot/config-$abi"
+	if [ -f "$m/System.map" ]; then mv "$m/System.map" "$dir/boot/System.map-$abi"; fi
+	depmod -b "$dir" "$abi"
+	ln -sfn "boot/vmlinuz-$abi" "$dir/vmlinuz"
+	modcomp=$(modcomp_of "$m")
+
+	hroot=$dir/headers
+	mkdir -p "$hroot"
+	for p in "linux-headers-$abi" "linux-headers-$kb-common" "$kbuild"; do
+		dpkg -x "$dl/${p}_"*.deb "$hroot"
+	done
+	build=$hroot/usr/src/linux-headers-$abi
+	fix_abs_links "$hroot"
+	# 7.x's amd64 Makefile names its own directory too (KBUILD_OUTPUT)
+	sed -i -e "s|^include /usr/src/|include $hroot/usr/src/|" \
+		-e "s|^KBUILD_OUTPUT=/usr/src/|KBUILD_OUTPUT=$hroot/usr/src/|" "$build/Makefile"
+	seven_tools "$dir/tools.tmp" "$dl/${src}_"*.deb "$build/.config" \
+		"$hroot/usr/lib/linux-kbuild-${kbuild#linux-kbuild-}"
+	ln -sfn "$build" "$dir/build"
+	# built with gcc-14, as trixie's: see trixie_kbuild
+	write_env "$dir" "$abi" "$dir/boot/vmlinuz-$abi" "$build" "$key" "$modcomp" \
+		"CC=gcc CONFIG_CC_HAS_MIN_FUNCTION_ALIGNMENT="
+	print_line seven "$dir"
+}
+
+# seven_tools WORK SOURCE_DEB CONFIG KBUILD_DIR: 7.x's linux-kbuild has
+# modpost and objtool (the two host programs an external module's build
+# runs that need more than bookworm's glibc 2.36: trixie's 2.38).  Build
+# both from the kernel's own source with the host's gcc, configured as
+# Debian's kernel (CONFIG) was, less Rust (the build would want the host's
+# rustc to be the kernel's), by "make prepare": it makes the generated
+# headers modpost's device tables are read from, and objtool.  About 20 s of
+# one core; the source and objects (1.5 GB) go afterwards.
+seven_tools() {
+	work=$1
+	rm -rf "$work"
+	mkdir -p "$work/obj"
+	dpkg-deb --fsys-tarfile "$2" | tar -xO --wildcards '*/linux-source-*.tar.xz' | tar -xJ -C "$work"
+	tsrc=$(find "$work" -mindepth 1 -maxdepth 1 -name 'linux-source-*' -type d)
+	[ -f "$tsrc/Makefile" ] || die "seven: no kernel source in $2"
+	cp "$3" "$work/obj/.config"
+	"$tsrc/scripts/config" --file "$work/obj/.config" -d RUST
+	t0=$(date +%s)
+	make -s -C "$tsrc" O="$work/obj" olddefconfig >&2
+	make -s -C "$tsrc" O="$work/obj" -j"$jobs" prepare >&2
+	log "seven: modpost and objtool built in $(($(date +%s) - t0)) s"
+	[ -d "$4" ] || die "seven: no $4"
+	cp "$work/obj/scripts/mod/modpost" "$4/scripts/mod/modpost"
+	cp "$work/obj/tools/objtool/objtool" "$4/tools/objtool/objtool"
+	rm -rf "$work"
+}
+
 # --- one at a time ------------------------------------------------------------
 
 # locked NAME CMD...: CMD with NAME's lock held, so that a second
@@ -469,6 +599,7 @@ locked() {
 debian_kernel() { locked "$1" debian_kernel_unlocked "$@"; }
 stats_kernel() { locked stats stats_kernel_unlocked; }
 arm64_kernel() { locked arm64 arm64_kernel_unlocked; }
+seven_kernel() { locked seven seven_kernel_unlocked; }
 
 # --- main ---------------------------------------------------------------------
 
@@ -480,11 +611,12 @@ for what in "$@"; do
 	trixie) debian_kernel trixie trixie ;;
 	stats) stats_kernel ;;
 	arm64) arm64_kernel ;;
+	seven) seven_kernel ;;
 	all)
 		debian_kernel bookworm bookworm bookworm-security
 		debian_kernel trixie trixie
 		stats_kernel
 		;;
-	*) die "unknown kernel '$what' (bookworm, trixie, stats, arm64 or all)" ;;
+	*) die "unknown kernel '$what' (bookworm, trixie, stats, arm64, seven or all)" ;;
 	esac
 done

@@ -5,12 +5,13 @@
 # the trace counts one successful load syscall per module loaded and that
 # the 14 expected modules are live.
 #
-# Usage: harness/lib/smoke.sh [bookworm|trixie|stats|all]...   (default: bookworm)
+# Usage: harness/lib/smoke.sh [bookworm|trixie|stats|seven|all]...   (default: bookworm;
+# all: the first three, seven (Debian's 7.x, harness/lib/kernels.sh) only by name)
 #
 # Per kernel, the test modules are compressed as that kernel's own are
-# (bookworm: none, trixie: xz, stats: zstd), and the kernel's in-kernel
+# (bookworm: none, trixie and seven: xz, stats: zstd), and the kernel's in-kernel
 # decompression is checked (/sys/module/compression: none, xz, zstd); on
-# trixie and stats the guest also loads ext4 and its dependencies, the
+# trixie, seven and stats the guest also loads ext4 and its dependencies, the
 # kernel's own compressed modules; on stats, /sys/kernel/debug/modules/stats
 # must be readable.  Bookworm's kmod calls finit_module for plain .ko files
 # and init_module after unpacking a compressed one, so the check counts both
@@ -42,7 +43,8 @@ for name in "$@"; do
 	bookworm) comp=none mods=mpt_chain9,mpt_dia_top ;;
 	trixie) comp=xz mods=mpt_chain9,mpt_dia_top,ext4 ;;
 	stats) comp=zstd mods=mpt_chain9,mpt_dia_top,ext4 ;;
-	*) echo "usage: $0 [bookworm|trixie|stats|all]..." >&2; exit 2 ;;
+	seven) comp=xz mods=mpt_chain9,mpt_dia_top,ext4 ;;
+	*) echo "usage: $0 [bookworm|trixie|stats|seven|all]..." >&2; exit 2 ;;
 	esac
 	work=$top/build/vm/smoke/$name
 	mkdir -p "$work"

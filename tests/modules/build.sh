@@ -5,7 +5,7 @@
 #
 # Usage: tests/modules/build.sh [--compress zstd|xz|gzip|none] KERNEL_NAME OUTDIR
 #
-#   KERNEL_NAME  bookworm, trixie, stats or arm64 (see harness/lib/kernels.sh)
+#   KERNEL_NAME  bookworm, trixie, stats, arm64 or seven (see harness/lib/kernels.sh)
 #   OUTDIR       the tree goes to OUTDIR/lib/modules/KVER/ (replaced)
 #   --compress   compress the test modules (.ko.zst, .ko.xz, .ko.gz) before
 #                depmod; default none.  The kernel's own modules stay as the

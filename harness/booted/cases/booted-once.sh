@@ -38,13 +38,14 @@
 # 64 and 128. MP_BOOTED_WITHOUT=1 (and make check-full) adds the "without" boot here;
 # MP_BOOTED_CPUS (default 16). "with" alone: about 5 minutes, 2 more the
 # first time (mmdebstrap, the image, the root disk).
-# Usage: booted-once.sh [bookworm|trixie|trixie-itools|trixie-ng|sid]: trixie
+# Usage: booted-once.sh [bookworm|trixie|trixie-itools|trixie-ng|sid|seven]: trixie
 # (booted-once-trixie.sh) makes the same checks on Debian trixie's 6.12 and
 # a trixie root (harness/booted/host.sh's BT_SUITE), named
 # booted-once-trixie; trixie-itools (booted-once-trixie-itools.sh) the
 # same with the image made by the root's own initramfs-tools, trixie-ng
 # (booted-once-trixie-ng.sh) by dracut-ng; sid
-# (booted-once-sid.sh) on trixie's 6.12 and a root of Debian unstable.
+# (booted-once-sid.sh) on trixie's 6.12 and a root of Debian unstable;
+# seven (no case file yet: by hand) Debian's 7.x in the trixie root.
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 # the argument, not the environment: this case is bookworm's unless asked
