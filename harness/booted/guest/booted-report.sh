@@ -101,6 +101,9 @@
 #                                            multi-user.target
 #   stall LINE                                each soft lockup or RCU stall the
 #                                            kernel logged, and 30 lines after
+#   failed_units=a,b                          systemctl --failed
+#   sml=RESULT: LINE|LINE                     systemd-modules-load.service's
+#                                            result and last journal lines
 #   soft_lockups                              "soft lockup" lines in the log
 #   proc_count                                /proc/modules
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
@@ -152,6 +155,10 @@ journalctl -b -o short-monotonic --no-pager _PID=1 2>/dev/null | sed -n '/Switch
 	sed -n 's/^\[ *\([0-9.]*\)\] [^ ]* [^:]*: \(.*\)$/MPT: brl \1 \2/p' | cut -c1-120 | head -n 300
 kv system_state "$(systemctl is-system-running 2>/dev/null)"
 kv failed_units "$(systemctl list-units --failed --plain --no-legend 2>/dev/null | awk '{ printf "%s%s", n++ ? "," : "", $1 }')"
+# systemd-modules-load's result and its last journal lines (PID 1's about
+# the unit too: a stop on its bound says so), for the check's messages
+kv sml "$(systemctl show -p Result --value systemd-modules-load.service 2>/dev/null): $(journalctl -b -o cat \
+	--no-pager -u systemd-modules-load.service 2>/dev/null | tail -n 6 | cut -c1-100 | paste -sd'|' -)"
 kv ncpus "$(grep -c '^processor' /proc/cpuinfo)"
 kv systemd_version "$(systemctl --version 2>/dev/null | sed -n '1s/^systemd \([0-9]*\).*/\1/p')"
 kv kmod_version "$(kmod --version 2>/dev/null | sed -n 's/^kmod version \([0-9.]*\).*/\1/p')"
