@@ -45,7 +45,8 @@
 # same with the image made by the root's own initramfs-tools, trixie-ng
 # (booted-once-trixie-ng.sh) by dracut-ng; sid
 # (booted-once-sid.sh) on trixie's 6.12 and a root of Debian unstable;
-# seven (no case file yet: by hand) Debian's 7.x in the trixie root.
+# seven (booted-once-seven.sh, make check-full's) Debian's 7.x in the
+# trixie root.
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 # the argument, not the environment: this case is bookworm's unless asked
