@@ -31,7 +31,12 @@
 #              page by page (clear_page_erms, `rep stosb`, emulated an
 #              iteration at a time), 45-120 s with soft lockups in 4 of 13
 #              with-boots of 2026-12-04, and multi-user.target came 3-5 s
-#              after it ended; milliseconds on hardware
+#              after it ended; milliseconds on hardware; hwlike-single:
+#              hwlike with QEMU's single-threaded TCG (every vCPU in turn
+#              in one host thread): no vCPU thread is put off by the host's
+#              scheduler while the others spin for it, the stalls the
+#              multi-threaded runs' soft lockups came from; everything on
+#              one host core, no parallel load faster than a serial one
 #   -n PAIRS   pairs to boot (default 1)
 # The modpreload timeout is the shipped default (rd.modpreload.timeout=
 # unset), as a user boots it.
@@ -74,8 +79,13 @@ case $cond in
 # refused with EPERM, on both sides, which make check's counts then flagged
 hwlike) BT_APPEND="module_blacklist=kvm,kvm_amd,ccp,powernow_k8 modprobe.blacklist=kvm,kvm_amd,ccp,powernow_k8${BT_APPEND:+ $BT_APPEND}" ;;
 hwlike-nofbdev) BT_APPEND="module_blacklist=kvm,kvm_amd,ccp,powernow_k8 modprobe.blacklist=kvm,kvm_amd,ccp,powernow_k8 drm_kms_helper.fbdev_emulation=0${BT_APPEND:+ $BT_APPEND}" ;;
+hwlike-single)
+	BT_APPEND="module_blacklist=kvm,kvm_amd,ccp,powernow_k8 modprobe.blacklist=kvm,kvm_amd,ccp,powernow_k8${BT_APPEND:+ $BT_APPEND}"
+	MPT_TCG_THREAD=single
+	export MPT_TCG_THREAD
+	;;
 asbooted) ;;
-*) echo "boot-pairs: -C is hwlike, hwlike-nofbdev or asbooted, not '$cond'" >&2; exit 2 ;;
+*) echo "boot-pairs: -C is hwlike, hwlike-nofbdev, hwlike-single or asbooted, not '$cond'" >&2; exit 2 ;;
 esac
 BT_SUITE=$suite
 # the shipped bound, not the harness's 900 s

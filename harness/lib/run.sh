@@ -109,8 +109,15 @@ if [ "$verbose" = 0 ]; then cmdline="$cmdline quiet"; fi
 if [ "$trace" = 1 ]; then cmdline="$cmdline trace_event=$TRACE_EVENTS"; fi
 if [ -n "$extra" ]; then cmdline="$cmdline $extra"; fi
 
+# MPT_TCG_THREAD=single (bench/boot-pairs.sh -C hwlike-single): every vCPU
+# in one host thread, in turn, instead of one thread each
+tcg_thread=${MPT_TCG_THREAD:-multi}
+case $tcg_thread in
+multi | single) ;;
+*) log "MPT_TCG_THREAD is multi or single, not '$tcg_thread'"; exit 2 ;;
+esac
 if [ "$console" = ttyS0 ]; then
-	set -- qemu-system-x86_64 -accel tcg,thread=multi -cpu "$cpu" -m "$mem" \
+	set -- qemu-system-x86_64 -accel "tcg,thread=$tcg_thread" -cpu "$cpu" -m "$mem" \
 		-smp "$smp" -nographic -no-reboot \
 		-kernel "$kernel" -initrd "$initrd" -append "$cmdline"
 	if [ -n "$machine" ]; then set -- "$@" -M "$machine"; fi
@@ -120,7 +127,7 @@ if [ "$console" = ttyS0 ]; then
 else
 	# virt: PCI (ECAM) for the disk, and the device tree's own devices
 	# (virtio-mmio slots, PL011, PL031, PL061, fw_cfg) for of: modaliases
-	set -- qemu-system-aarch64 -M virt -accel tcg,thread=multi -cpu "$cpu" -m "$mem" \
+	set -- qemu-system-aarch64 -M virt -accel "tcg,thread=$tcg_thread" -cpu "$cpu" -m "$mem" \
 		-smp "$smp" -nographic -no-reboot \
 		-kernel "$kernel" -initrd "$initrd" -append "$cmdline"
 	if [ -n "$disk" ]; then
