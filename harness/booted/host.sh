@@ -316,18 +316,20 @@ bt_boot() { # RESULT LOG SMP with|without [TIMEOUT]
 	# each boot on a fresh copy: a root powered off with sysrq is not clean
 	cp --sparse=always "$BT_DISK" "$DEB_WORK/boot.img" || return 2
 	# traced beside the load calls (guest/booted-report.sh counts them):
-	# udevd's forks, its workers; and two kprobes (x86-64 registers), what a
-	# call read (the size module_decompress is given) and the image
-	# load_module checked (struct load_info's len, its fourth word since
-	# Linux 5.x); and a third, the name of each module a call's
-	# load_module looks for in the kernel's list (find_module_all's first
-	# argument: add_unformed_module asks it before it refuses a duplicate),
-	# so that the report names the module of a failed call
+	# udevd's forks, its workers; the programs exec'd (when modpreload
+	# began); and two kprobes (x86-64 registers), what a call read (the
+	# size module_decompress is given) and the image load_module checked
+	# (struct load_info's len, its fourth word since Linux 5.x); and a
+	# third, the name of each module a call's load_module looks for in
+	# the kernel's list (find_module_all's first argument:
+	# add_unformed_module asks it before it refuses a duplicate), so that
+	# the report names the module of a failed call
 	_bt_args="$_bt_args kprobe_event=p:mpt_read,module_decompress,len=%dx:u64;p:mpt_image,load_module,len=+24(%di):u64"
 	_bt_args="$_bt_args;p:mpt_name,find_module_all,name=+0(%di):string"
 	_bt_rc=0
 	mpt_boot "$1" "$2" "$BT_IMG" "$3" "$_bt_args" -m "${BT_MEM:-2048}" -t "${5:-900}" \
-		--disk "$DEB_WORK/boot.img" --trace-more sched:sched_process_fork --cpu "${BT_CPU:-max}" || _bt_rc=$?
+		--disk "$DEB_WORK/boot.img" --trace-more sched:sched_process_fork,sched:sched_process_exec \
+		--cpu "${BT_CPU:-max}" || _bt_rc=$?
 	rm -f "$DEB_WORK/boot.img"
 	return "$_bt_rc"
 }

@@ -53,6 +53,10 @@
 #                                            of image load_module had checked,
 #                                            and how many it had decompressed
 #                                            (0 without the kprobes)
+#   exec.modpreload=T,...                     when each modpreload program was
+#                                            exec'd (trace clock, s; empty
+#                                            unless the boot traced
+#                                            sched:sched_process_exec)
 #   initrd.udev_forks, booted.udev_forks      udev workers forked by udevd (0
 #                                            unless the boot traced
 #                                            sched:sched_process_fork)
@@ -307,6 +311,13 @@ awk '
 		inload[$1] = 0; rd[$1] = 0; img[$1] = 0
 		next
 	}
+	# a modpreload program started (with sched:sched_process_exec traced):
+	# when, so that a late start of the booted unit shows beside its
+	# ExecMainStartTimestamp (the fork)
+	/ sched_process_exec: filename=[^ ]*modpreload / {
+		ex = ex (ex == "" ? "" : ",") stamp()
+		next
+	}
 	# a udev worker forked (with sched:sched_process_fork traced): udevd
 	# forks each of its workers, which fork only the programs rules run
 	/ sched_process_fork: comm=(systemd-)?udevd pid=/ {
@@ -357,7 +368,7 @@ awk '
 		for (m in dup) db = db (db == "" ? "" : ",") m ":" lby[m]
 		printf "MPT: boot.dup_by=%s\n", db
 		printf "MPT: loaded_by.mpt_params=%s\nMPT: loaded_by.mpt_sleep=%s\n", lb["mpt_params"], lb["mpt_sleep"]
-		printf "MPT: uptime_switch_root=%s\n", sr
+		printf "MPT: uptime_switch_root=%s\nMPT: exec.modpreload=%s\n", sr, ex
 		printf "MPT: trace_entries=%s\nMPT: trace_written=%s\n", entries, written
 	}' $T/trace
 echo "MPT: done"
