@@ -36,7 +36,12 @@
 #              in one host thread): no vCPU thread is put off by the host's
 #              scheduler while the others spin for it, the stalls the
 #              multi-threaded runs' soft lockups came from; everything on
-#              one host core, no parallel load faster than a serial one
+#              one host core, no parallel load faster than a serial one;
+#              lean: hwlike-single without QEMU's VGA (bochs) and NIC
+#              (e1000): their probes, udev's in both boots, took 16-27 s
+#              (e1000's EEPROM and PHY polling) and up to 28 s (bochs's
+#              framebuffer) under TCG, their spread the spread of
+#              multi-user.target; milliseconds on hardware
 #   -n PAIRS   pairs to boot (default 1)
 # The modpreload timeout is the shipped default (rd.modpreload.timeout=
 # unset), as a user boots it.
@@ -84,8 +89,13 @@ hwlike-single)
 	MPT_TCG_THREAD=single
 	export MPT_TCG_THREAD
 	;;
+lean)
+	BT_APPEND="module_blacklist=kvm,kvm_amd,ccp,powernow_k8 modprobe.blacklist=kvm,kvm_amd,ccp,powernow_k8${BT_APPEND:+ $BT_APPEND}"
+	MPT_TCG_THREAD=single MPT_QEMU_ARGS="-vga none -nic none"
+	export MPT_TCG_THREAD MPT_QEMU_ARGS
+	;;
 asbooted) ;;
-*) echo "boot-pairs: -C is hwlike, hwlike-nofbdev, hwlike-single or asbooted, not '$cond'" >&2; exit 2 ;;
+*) echo "boot-pairs: -C is hwlike, hwlike-nofbdev, hwlike-single, lean or asbooted, not '$cond'" >&2; exit 2 ;;
 esac
 BT_SUITE=$suite
 # the shipped bound, not the harness's 900 s

@@ -136,6 +136,10 @@ else
 	fi
 fi
 for d in $devices; do set -- "$@" -device "$d"; done
+# MPT_QEMU_ARGS: more of QEMU's arguments, split at blanks
+# (bench/boot-pairs.sh -C lean: "-vga none -nic none")
+# shellcheck disable=SC2086 # split on purpose
+[ -z "${MPT_QEMU_ARGS:-}" ] || set -- "$@" $MPT_QEMU_ARGS
 
 # phase LOG: how far the guest got, from what its console shows (boots are
 # quiet: the kernel prints little before the initramfs speaks): "N<TAB>what,
