@@ -105,6 +105,8 @@
 #                                            multi-user.target
 #   stall LINE                                each soft lockup or RCU stall the
 #                                            kernel logged, and 30 lines after
+#   udevd LINE                                with udev.log_level=debug: udevd's
+#                                            lines on reloads and its workers
 #   failed_units=a,b                          systemctl --failed
 #   sml=RESULT: LINE|LINE                     systemd-modules-load.service's
 #                                            result and last journal lines
@@ -131,6 +133,14 @@ if grep -q 'mpt\.handover=' /proc/cmdline; then
 fi
 # everything udev was asked is done: its workers' loads are in the trace
 udevadm settle --timeout=1800
+# with udev.log_level=debug (by hand, BT_APPEND): when udevd reloaded its
+# configuration (a file in /run/modprobe.d came or went) and let its
+# workers go
+if grep -q 'udev\.log_level=debug' /proc/cmdline; then
+	journalctl -b -o short-monotonic --no-pager -u systemd-udevd.service 2>/dev/null |
+		grep -i -e 'reload' -e 'kill' -e 'modprobe.d' -e 'configuration' | cut -c1-160 | head -n 60 |
+		sed 's/^/MPT: udevd /'
+fi
 kv uptime_settled "$(cut -d' ' -f1 /proc/uptime)"
 # when the booted unit let the boot go on, and udev's units (systemd's
 # monotonic clock, microseconds: start, active)
