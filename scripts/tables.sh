@@ -167,12 +167,13 @@ make_table() {
 	boot-verdict) quote '| stack | vCPUs | condition |' $res/boot-verdict.md ;;
 	boot-verdict-readme)
 		if [ -f $res/boot-verdict.md ]; then
-			table_in $res/boot-verdict.md '| stack | vCPUs | condition |' | awk -F' [|] ' 'NR <= 2 || $3 == "hwlike"'
+			table_in $res/boot-verdict.md '| stack | vCPUs | condition |' |
+				awk -F' [|] ' 'NR <= 2 || $3 == "hwlike" || $3 == "lean"'
 			echo
 			echo "With / without modpreload, per pair, the median and its 95% interval (n pairs), with the"
 			echo "modules whose loads stall TCG for minutes kept out of both boots (kvm, kvm_amd, ccp,"
-			echo "powernow_k8: milliseconds on hardware); as booted, and the method:"
-			echo "[docs/benchmarks.md](docs/benchmarks.md#the-whole-boot)."
+			echo "powernow_k8); lean: on one host thread, without QEMU's VGA and NIC. The rest and the"
+			echo "method: [docs/benchmarks.md](docs/benchmarks.md#the-whole-boot)."
 		else
 			echo "(no boot pairs recorded yet)"
 		fi ;;
