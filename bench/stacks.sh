@@ -9,6 +9,11 @@
 #   trixie-ng      the same root, the image by the current dracut-ng release
 #   sid            Debian unstable's root (systemd 259 or later, whose
 #                  systemd-modules-load loads in parallel) on trixie's 6.12
+#   seven, seven-itools, seven-ng
+#                  Debian's newest 7.x (7.3, trixie-backports') in the
+#                  trixie root, the image by the host's dracut 059, the
+#                  root's initramfs-tools or dracut-ng (not in the default
+#                  list: name them)
 # The counts are the kernel's tracepoints' over the whole boot: load calls
 # (finit_module and init_module), those with no module_load event (refused
 # as a duplicate, or failed before init(); a driver whose init() found no
@@ -73,7 +78,7 @@ for suite in "$@"; do
 		continue
 	fi
 	gen=$(cat "$top/build/vm/booted$tag/generator.txt" 2>/dev/null)
-	[ "$suite" != trixie-itools ] || gen="$gen (the root's own)"
+	case $suite in *-itools) gen="$gen (the root's own)" ;; esac
 	case $suite in
 	bookworm) name="Debian 12 bookworm" ;;
 	sid) name="Debian unstable" ;;

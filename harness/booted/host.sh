@@ -81,7 +81,11 @@ bookworm-slowinitrd) BT_TAG=-slowinitrd BT_SUITE=bookworm BT_GEN=dracut BT_SLOW_
 # for trixie) into the trixie root, the image by the host's dracut
 # (booted-once-seven, make check-full's)
 seven) BT_TAG=-seven DEB_KERNEL=seven DEB_COMPRESS=xz BT_SUITE=trixie BT_GEN=dracut ;;
-*) echo "harness/booted/host.sh: BT_SUITE is bookworm, bookworm-slowinitrd, trixie, trixie-itools, trixie-ng, sid or seven, not '$BT_SUITE'" >&2; exit 2 ;;
+# the same 7.x, the image by the root's own initramfs-tools, or by
+# dracut-ng (bench/stacks.sh's rows for it)
+seven-itools) BT_TAG=-seven-itools DEB_KERNEL=seven DEB_COMPRESS=xz BT_SUITE=trixie BT_GEN=itools ;;
+seven-ng) BT_TAG=-seven-ng DEB_KERNEL=seven DEB_COMPRESS=xz BT_SUITE=trixie BT_GEN=dracut-ng ;;
+*) echo "harness/booted/host.sh: BT_SUITE is bookworm, bookworm-slowinitrd, trixie, trixie-itools, trixie-ng, sid, seven, seven-itools or seven-ng, not '$BT_SUITE'" >&2; exit 2 ;;
 esac
 # BT_GEN, who makes the image (the suite's, never the environment's): the
 # host's dracut 059 (dracut), dracut-ng (dracut-ng) or the root's own
