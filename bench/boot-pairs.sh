@@ -76,27 +76,21 @@ while [ $# -gt 0 ]; do
 	*) sed -n 's/^# Usage: /usage: /p' "$0" >&2; exit 2 ;;
 	esac
 done
-case $cond in
 # both blacklists: module_blacklist= makes the kernel refuse them, and
 # modprobe.blacklist= keeps udev's workers (and modpreload) from asking:
 # with the kernel's alone udev's modprobe of kvm_amd, once per CPU, inserted
 # its dependencies (irqbypass: 13 EEXIST in one 6.1 boot) and had 32 calls
 # refused with EPERM, on both sides, which make check's counts then flagged
-hwlike) BT_APPEND="module_blacklist=kvm,kvm_amd,ccp,powernow_k8 modprobe.blacklist=kvm,kvm_amd,ccp,powernow_k8${BT_APPEND:+ $BT_APPEND}" ;;
-hwlike-nofbdev) BT_APPEND="module_blacklist=kvm,kvm_amd,ccp,powernow_k8 modprobe.blacklist=kvm,kvm_amd,ccp,powernow_k8 drm_kms_helper.fbdev_emulation=0${BT_APPEND:+ $BT_APPEND}" ;;
-hwlike-single)
-	BT_APPEND="module_blacklist=kvm,kvm_amd,ccp,powernow_k8 modprobe.blacklist=kvm,kvm_amd,ccp,powernow_k8${BT_APPEND:+ $BT_APPEND}"
-	MPT_TCG_THREAD=single
-	export MPT_TCG_THREAD
-	;;
-lean)
-	BT_APPEND="module_blacklist=kvm,kvm_amd,ccp,powernow_k8 modprobe.blacklist=kvm,kvm_amd,ccp,powernow_k8${BT_APPEND:+ $BT_APPEND}"
-	MPT_TCG_THREAD=single MPT_QEMU_ARGS="-vga none -nic none"
-	export MPT_TCG_THREAD MPT_QEMU_ARGS
-	;;
+hw="module_blacklist=kvm,kvm_amd,ccp,powernow_k8 modprobe.blacklist=kvm,kvm_amd,ccp,powernow_k8"
+case $cond in
+hwlike | hwlike-single | lean) BT_APPEND="$hw${BT_APPEND:+ $BT_APPEND}" ;;
+hwlike-nofbdev) BT_APPEND="$hw drm_kms_helper.fbdev_emulation=0${BT_APPEND:+ $BT_APPEND}" ;;
 asbooted) ;;
 *) echo "boot-pairs: -C is hwlike, hwlike-nofbdev, hwlike-single, lean or asbooted, not '$cond'" >&2; exit 2 ;;
 esac
+# one host thread for every vCPU; lean: without QEMU's VGA and NIC too
+case $cond in hwlike-single | lean) MPT_TCG_THREAD=single && export MPT_TCG_THREAD ;; esac
+[ "$cond" != lean ] || { MPT_QEMU_ARGS="-vga none -nic none" && export MPT_QEMU_ARGS; }
 BT_SUITE=$suite
 # the shipped bound, not the harness's 900 s
 BT_MODPRELOAD_TIMEOUT=${BT_MODPRELOAD_TIMEOUT:-60}
