@@ -118,6 +118,7 @@ bt_rootdisk() {
 		echo "modules-load.d: mpt_params, mpt_dia_top (blacklisted)"
 		echo "slow named: ${BT_SLOW_NAMED_MS:-}"
 		echo "journald: no rate limit"
+		echo "systemd-modules-load: TimeoutStartSec=10min"
 		if [ "$BT_GEN" = itools ]; then
 			# what bt_itools_image puts into the image, itself included
 			echo "image by the root's initramfs-tools: $DEB_MPT"
