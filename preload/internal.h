@@ -499,8 +499,10 @@ int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0);
 /* After switch-root, into the new root (PID 1's), once; then the module
  * directory again. Nothing before a hand-over. */
 void mp_handover_rejoin(struct mp_ctx *ctx);
-/* The end: the held files go, and a held module that failed has its
- * devices' add replayed for udev. */
+/* After a hand-over, the end waits for udev's queue to empty (bounded),
+ * in the root there is then. Then the held files go, and a held module
+ * that failed has its devices' add replayed for udev. */
+void mp_handover_settle(struct mp_ctx *ctx, const char *dir);
 void mp_handover_release(struct mp_ctx *ctx, const char *dir);
 /* The holds of a holder that was gone (stale.c): their devices' add
  * replayed, for a run that does not load those modules itself. */

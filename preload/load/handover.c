@@ -15,11 +15,14 @@
  * honour, made before the caller goes on (udevd starts after it and reads
  * it then) and removed at the end; each names its holder, so that if this
  * process is killed first the next run removes them (context/stale.c).
- * A held module that failed had its devices' events skipped by udev: once
- * udev's queue is empty (an event still queued must not find it unheld)
- * the files go, and their "add" is replayed once udevd has seen that (it
- * looks at most every 3 s), so that udev tries it once, as it would have
- * without us.
+ * The files go, and the no-device blacklist is written, once udev's queue
+ * is empty (mp_handover_settle): each file that comes or goes makes udevd
+ * reload its module index and replace its workers, in the middle of
+ * coldplug's events if it is earlier, and an event still queued must not
+ * find a failed module unheld. A held module that failed had its devices'
+ * events skipped by udev: their "add" is replayed once udevd has seen the
+ * files go (it looks at most every 3 s), so that udev tries it once, as it
+ * would have without us.
  *
  * Held only if nothing but device aliases lead to it: a blacklisted
  * module that the kernel asks for (fs-xfs, crypto-sha256, char-major-*)
@@ -53,9 +56,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -63,8 +64,9 @@
 
 /* udevd looks at its configuration again at most every 3 s (manager_reload) */
 #define MP_REPLAY_WAIT_MS 3100u
-/* how long a replay waits for udev's queue to empty, at most */
-#define MP_QUEUE_WAIT_MS 60000u
+/* how long the holds wait for udev's queue to empty, at most: udevd's own
+ * bound for one event (a queue that lives longer is stuck) */
+#define MP_QUEUE_WAIT_MS 180000u
 
 /* "bus:...": what a device's MODALIAS looks like. The kernel's own
  * requests have no bus (fs-xfs, crypto-aes, net-pf-10, char-major-10-229);
@@ -481,27 +483,32 @@ int mp_handover_udev_queue(const char *dir, char *path, size_t size)
 }
 
 /*
- * udevd keeps "udev/queue" in its run directory (/run/udev/queue) while
- * events wait; the hold directory is that run directory's modprobe.d
- * (/run/modprobe.d). An event still queued when a hold goes would find
- * the failed module unheld, and udev would try it, then again at the
- * replay: so a replay first waits for the queue to empty (bounded).
+ * After a hand-over, before the holds go and the no-device blacklist is
+ * written: udevd keeps "udev/queue" in its run directory (/run/udev/queue)
+ * while events wait; the hold directory is that run directory's modprobe.d
+ * (/run/modprobe.d). Let go earlier, udevd 252 reloaded its module index
+ * and replaced its workers 4-5 s after each run ended, while coldplug's
+ * events were queued, and udev's queue took twice as long to empty (16 s
+ * against 8 s at 16 vCPUs under TCG); a queued event would also find a
+ * failed module unheld, and udev would try it, then again at the replay.
  */
-static void wait_udev_queue(struct mp_ctx *ctx, const char *dir)
+void mp_handover_settle(struct mp_ctx *ctx, const char *dir)
 {
 	char path[PATH_MAX];
 	unsigned waited = 0;
 
-	if (mp_handover_udev_queue(dir, path, sizeof(path)) < 0)
+	if (mp_ctx_result(ctx)->handover_at == 0 || mp_handover_udev_queue(dir, path, sizeof(path)) < 0)
 		return;
+	mp_handover_rejoin(ctx);
 	while (access(path, F_OK) == 0 && waited < MP_QUEUE_WAIT_MS) {
 		if (waited == 0)
-			mp_log(ctx, MP_LOG_NOTICE, "waiting for udev's queue to empty (%s) before the replay", path);
+			mp_log(ctx, MP_LOG_NOTICE, "waiting for udev's queue to empty (%s) before the holds go", path);
 		mp_sleep_ms(100);
 		waited += 100;
 	}
 	if (waited >= MP_QUEUE_WAIT_MS)
-		mp_warn(ctx, "%s still there after %u s: replaying all the same", path, MP_QUEUE_WAIT_MS / 1000);
+		mp_warn(ctx, "%s still there after %u s: letting the holds go all the same", path,
+			MP_QUEUE_WAIT_MS / 1000);
 }
 
 /*
@@ -540,9 +547,7 @@ void mp_handover_release(struct mp_ctx *ctx, const char *dir)
 		    !mp_outcome_no_device(p, m))
 			failed[nfailed++] = m->name;
 	}
-	if (nfailed > 0)
-		wait_udev_queue(ctx, dir);
-	unhold(ctx, dir);
+	unhold(ctx, dir); /* udev's queue is empty by now: mp_handover_settle */
 	/* the files going changed the directory; a blacklist appended to
 	 * meanwhile (nodev.c) did not, and udevd looks only at that */
 	(void)utimensat(AT_FDCWD, dir, NULL, 0);
@@ -568,33 +573,4 @@ void mp_handover_replay_stale(struct mp_ctx *ctx)
 	n = mp_ctx_result(ctx)->replayed = replay(ctx, names, res->nstale);
 	mp_log(ctx, MP_LOG_NOTICE, "udev was asked again for %u device%s that wanted what the loader "
 	       "that is gone held", n, n == 1 ? "" : "s");
-}
-
-/*
- * sd_notify(3) without libsystemd, as systemd documents the protocol
- * (an absolute path or '@' for the abstract namespace; one datagram).
- */
-int mp_notify_ready(const char *status)
-{
-	const char *e = getenv("NOTIFY_SOCKET");
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	char msg[512];
-	socklen_t len;
-	size_t n;
-	int fd, r = 1;
-
-	if (e == NULL || (e[0] != '/' && e[0] != '@') || (n = strlen(e)) >= sizeof(sa.sun_path))
-		return 0;
-	memcpy(sa.sun_path, e, n);
-	if (e[0] == '@')
-		sa.sun_path[0] = '\0';
-	len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n);
-	snprintf(msg, sizeof(msg), "READY=1\nSTATUS=%s", status);
-	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	if (connect(fd, (struct sockaddr *)&sa, len) < 0 || write(fd, msg, strlen(msg)) < 0)
-		r = -errno;
-	close(fd);
-	return r;
 }

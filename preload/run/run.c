@@ -337,6 +337,9 @@ static int run_here(const struct mp_run_args *a, int status_fd)
 	mp_handover_rejoin(ctx);
 	/* what was not final by now (failed, hung) will not be */
 	mp_gate_check(ctx, true);
+	/* after a hand-over, nothing goes from the hold directory nor comes
+	 * into it while udev has events queued */
+	mp_handover_settle(ctx, hold_dir(a));
 	/* before the report: a caller that waits for the report finds the
 	 * blacklist in place too (the file's errors are only logged) */
 	if (nodev_on(ctx, a))

@@ -33,10 +33,15 @@ run_handover() {
 	*" --handover-soon "*) [ "${UDEV:-}" = manual ] || { mkdir -p "$t/run/udev" && : >"$t/run/udev/queue"; } ;;
 	esac
 }
-# the child writes the report last: wait for it (at most 20 s)
+# the child writes the report last: wait for it (at most 20 s). Once its
+# loads are done it waits for udev's queue to empty before its holds go
+# (mp_handover_settle): a queue file this file made, udev is then done
 wait_report() {
 	i=0
 	while [ ! -s "$t/r.json" ] && [ $i -lt 200 ]; do
+		if [ -e "$t/run/udev/queue" ] && grep -q "waiting for udev's queue to empty" "$t/err" 2>/dev/null; then
+			rm -f "$t/run/udev/queue"
+		fi
 		sleep 0.1
 		i=$((i + 1))
 	done
@@ -503,6 +508,31 @@ t_handover_queue() {
 	check "slow's device: add replayed" eq "$(head -c 3 "$t/sys/devices/pci0000:00/devA/uevent")" add
 	check "report: 2 replayed" eq "$(jq .handover.replayed "$t/r.json")" 2
 	check "the log says it waited" grep -q "waiting for udev's queue to empty" "$t/err"
+}
+
+# After the hand-over the holds stay until udev's queue is empty, a held
+# module that loaded too: each file that goes (or comes: the no-device
+# blacklist) makes udevd reload its module index and replace its workers,
+# which in coldplug's middle made udev's queue take twice as long to empty
+t_handover_queue_loaded() {
+	handover_setup
+	mkdir -p "$t/run/udev"
+	: >"$t/run/udev/queue"
+	RULES=slow:0:500
+	run_handover
+	check "exit 0 at the hand-over" eq "$rc" 0
+	sleep 1.5
+	check "slow loaded by now" live slow
+	check "user loaded by now" live user
+	check "slow still held while udev has a queue" [ -e "$held/modpreload-held-slow.conf" ]
+	check "user still held while udev has a queue" [ -e "$held/modpreload-held-user.conf" ]
+	check "no report while udev has a queue" [ ! -e "$t/r.json" ]
+	check "the log says it waits" grep -q "waiting for udev's queue to empty .* before the holds go" "$t/err"
+	rm "$t/run/udev/queue"
+	check "the child reported" wait_report
+	check "the held files are gone" eq "$(held_files)" ""
+	check "nothing replayed" eq "$(jq .handover.replayed "$t/r.json")" 0
+	check "slow loaded once" eq "$(starts slow)" 1
 }
 
 # --handover-soon (the booted system's unit): before the hand-over only
