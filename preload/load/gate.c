@@ -108,13 +108,15 @@ int mp_gate_wait(const char *path, unsigned timeout_ms)
 
 	if (fd < 0)
 		return errno == ENOENT ? 0 : -errno;
-	/* polled, not a blocking flock() under an alarm: nothing to undo */
+	/* polled, not a blocking flock() under an alarm: nothing to undo;
+	 * every 50 ms, not 10: the wait lasts the booted run's plan (1-2 s
+	 * under TCG), whose CPU time each wake takes a little of */
 	while (flock(fd, LOCK_SH | LOCK_NB) < 0) {
 		if (errno != EWOULDBLOCK && errno != EINTR)
 			return -errno;
 		if (mp_now_ms() >= end)
 			return -ETIMEDOUT;
-		mp_sleep_ms(10);
+		mp_sleep_ms(50);
 	}
 	return 0;
 }

@@ -583,6 +583,31 @@ t_handover_after_udev() {
 }
 not_in_log() { ! grep -q "$1" "$t/err"; }
 
+# Paused after the hand-over (--handover-soon, no udev queue yet), nothing
+# runs and nothing may start: the child looks for the queue every 0.1 s
+# and is otherwise asleep. The adaptive pool's 5 ms tick woke it about 200
+# times a second there, CPU time that, under TCG, the boot's own units did
+# not get. Its wakes (voluntary context switches) over 2 s of the pause.
+t_handover_pause_quiet() {
+	handover_setup
+	RULES=slow:0:200
+	UDEV=manual run_handover --handover-soon -j 2 --pool adaptive --timeout 6
+	check "exit 0 at the hand-over" eq "$rc" 0
+	pid=$(pgrep -f -- "-d $t/root" | head -n 1)
+	check "the child is there" [ -n "$pid" ]
+	[ -n "$pid" ] || return 0
+	sleep 0.5
+	w0=$(awk '$1 == "voluntary_ctxt_switches:" { print $2 }' "/proc/$pid/status")
+	sleep 2
+	w1=$(awk '$1 == "voluntary_ctxt_switches:" { print $2 }' "/proc/$pid/status")
+	check "slow not started in the pause" eq "$(starts slow)" 0
+	check "at most 60 wakes in 2 s of the pause (got $((w1 - w0)))" [ $((w1 - w0)) -le 60 ]
+	mkdir -p "$t/run/udev"
+	: >"$t/run/udev/queue"
+	check "the child reported" wait_report
+	check "slow loaded once" eq "$(starts slow)" 1
+}
+
 # A holder killed after the hand-over (SIGKILL: the OOM killer, a unit
 # stopped, a crash) removes none of its holds. A run removes a hold whose
 # holder is gone (no such pid; the pid another process's now; another
