@@ -283,6 +283,7 @@ struct mp_handover {
 	struct stat root_st; /* our root then, which was PID 1's */
 	bool may_rejoin;     /* we were in PID 1's root: follow it */
 	int gate_fd;         /* the names gate, locked while held (gate.c), or -1 */
+	bool udev_seen;      /* udev's queue was there: its coldplug began */
 };
 
 /* --- the context (context/) --- */

@@ -67,6 +67,9 @@
 /* how long the holds wait for udev's queue to empty, at most: udevd's own
  * bound for one event (a queue that lives longer is stuck) */
 #define MP_QUEUE_WAIT_MS 180000u
+/* how long it must stay empty: it empties for an instant between the
+ * batches of udev's trigger (subsystems, then devices) */
+#define MP_QUEUE_QUIET_MS 3000u
 
 /* "bus:...": what a device's MODALIAS looks like. The kernel's own
  * requests have no bus (fs-xfs, crypto-aes, net-pf-10, char-major-10-229);
@@ -491,22 +494,35 @@ int mp_handover_udev_queue(const char *dir, char *path, size_t size)
  * events were queued, and udev's queue took twice as long to empty (16 s
  * against 8 s at 16 vCPUs under TCG); a queued event would also find a
  * failed module unheld, and udev would try it, then again at the replay.
+ * Empty means empty for MP_QUEUE_QUIET_MS once udev's queue was seen (by
+ * sched.c's pause or here): in 2 of 13 boots the end came in the instant
+ * between the trigger's two batches, and udevd reloaded all the same.
  */
 void mp_handover_settle(struct mp_ctx *ctx, const char *dir)
 {
+	struct mp_handover *ho = mp_ctx_handover(ctx);
 	char path[PATH_MAX];
-	unsigned waited = 0;
+	unsigned waited = 0, quiet = 0;
+	bool said = false;
 
 	if (mp_ctx_result(ctx)->handover_at == 0 || mp_handover_udev_queue(dir, path, sizeof(path)) < 0)
 		return;
 	mp_handover_rejoin(ctx);
-	while (access(path, F_OK) == 0 && waited < MP_QUEUE_WAIT_MS) {
-		if (waited == 0)
-			mp_log(ctx, MP_LOG_NOTICE, "waiting for udev's queue to empty (%s) before the holds go", path);
+	for (;; waited += 100, quiet += 100) {
+		if (access(path, F_OK) == 0) {
+			if (!said)
+				mp_log(ctx, MP_LOG_NOTICE, "waiting for udev's queue to empty (%s) before the holds go",
+				       path);
+			said = ho->udev_seen = true;
+			quiet = 0;
+		} else if (!ho->udev_seen || quiet >= MP_QUEUE_QUIET_MS) {
+			return; /* no udev, or its queue empty for good */
+		}
+		if (waited >= MP_QUEUE_WAIT_MS)
+			break;
 		mp_sleep_ms(100);
-		waited += 100;
 	}
-	if (waited >= MP_QUEUE_WAIT_MS)
+	if (quiet == 0)
 		mp_warn(ctx, "%s still there after %u s: letting the holds go all the same", path,
 			MP_QUEUE_WAIT_MS / 1000);
 }

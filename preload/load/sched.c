@@ -423,6 +423,7 @@ static void resume(struct sched *s, uint64_t now, uint64_t *wait_ns)
 		return;
 	}
 	s->paused = false;
+	mp_ctx_handover(s->ctx)->udev_seen |= began;
 	if (began)
 		mp_log(s->ctx, MP_LOG_DEBUG, "udev's coldplug began after %.1f s: loading the rest",
 		       (double)(now - s->handed_over_at) / 1e9);
