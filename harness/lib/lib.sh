@@ -332,6 +332,22 @@ mpt_loader_procs() {
 	done | grep -c '[^Z]'
 }
 
+# mpt_wait_loaders BOUND_S: wait until no modpreload process is left
+# (mpt_loader_procs), at most BOUND_S seconds (240 will do: the hand-over's
+# own wait for udev's queue is bounded at 180 s). A loader that handed over
+# writes its report only once its holds are gone, and those wait for udev's
+# queue to have been empty 3 s: a root that read the report at once would
+# race it. Prints loaders_wait_s and loaders_left.
+mpt_wait_loaders() {
+	mpt_wl_t0=$(cut -d. -f1 /proc/uptime)
+	while [ "$(mpt_loader_procs)" -gt 0 ] &&
+		[ $(($(cut -d. -f1 /proc/uptime) - mpt_wl_t0)) -lt "$1" ]; do
+		sleep 1
+	done
+	mpt_kv loaders_wait_s $(($(cut -d. -f1 /proc/uptime) - mpt_wl_t0))
+	mpt_kv loaders_left "$(mpt_loader_procs)"
+}
+
 # mpt_handover [MARKER [written]]: for the hand-over cases, which put
 # mpt.handover=NAME on the kernel command line (nothing otherwise): write
 # MARKER (default mpt_root) into the trace now (unless the caller just

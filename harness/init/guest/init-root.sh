@@ -6,6 +6,8 @@
 #   root_pid         1 when /init exec'ed it as it should
 #   root_dev, root_fstype, root_opts   the mount on /
 #   mnt./dev ... mnt./run              1 when mounted (moved from the initramfs)
+#   loaders_wait_s, loaders_left   how long the report waited for the
+#                    loaders to end (lib.sh's mpt_wait_loaders)
 #   report           present|absent: /run/modpreload/report.json
 #   report.loaded ... report.hung      the report's counts
 #   proc.NAME        modules in /proc/modules (harness/lib/lib.sh's mpt_loaded)
@@ -25,6 +27,8 @@ mpt_kv root_pid "$$"
 mpt_kv argv "$*"
 mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 mpt_handover mpt_root
+# the reports are written when the loaders end: not before
+mpt_wait_loaders 240
 awk '$2 == "/" { d = $1; t = $3; o = $4 }
      END { printf "MPT: root_dev=%s\nMPT: root_fstype=%s\nMPT: root_opts=%s\n", d, t, o }' /proc/mounts
 for m in /dev /proc /sys /run; do

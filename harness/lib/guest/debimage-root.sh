@@ -11,6 +11,8 @@
 #                                         and modpreload gone, what happened
 #                                         to it (harness/lib/lib.sh's
 #                                         mpt_handover); the rest waits for it
+#   loaders_wait_s, loaders_left          how long the reports below waited
+#                                         for the loaders to end (lib.sh)
 #   ncpus                                 vCPUs the kernel brought up
 #   report=present|absent                 /run/initramfs/modpreload.json
 #   report_bytes                          its size
@@ -46,6 +48,8 @@ mpt_kv root_init 1
 mpt_kv root_pid "$$"
 mpt_kv root_uptime "$(mpt_uptime)"
 mpt_handover mpt_root
+# the reports are written when the loaders end: not before
+mpt_wait_loaders 240
 mpt_kv ncpus "$(grep -c '^processor' /proc/cpuinfo)"
 report=/run/initramfs/modpreload.json
 if [ -s "$report" ]; then
