@@ -30,11 +30,16 @@ for f in "$top/bench/results/boots/$code"/*.txt.gz; do
 		}
 		# an RCU stall: reported t jiffies (HZ 250, Debian'"'"'s) after its
 		# grace period began; the CPU and program on the next "Comm:" line
-		/^MPT: stall .*rcu_preempt detected stalls/ {
+		# (a CPU that saw its own stall says "self-detected stall", with
+		# "(t=N jiffies" on a line of its own; an expedited one "} N jiffies")
+		/^MPT: stall .*rcu_preempt (self-)?detected (expedited )?stall/ {
 			rt = $0; sub(/^MPT: stall \[ */, "", rt); sub(/\].*/, "", rt); rj = -1
 		}
-		/^MPT: stall .*detected by [0-9]+, t=[0-9]+ jiffies/ && rt != "" {
+		/^MPT: stall .*t=[0-9]+ jiffies/ && rt != "" && rj < 0 {
 			rj = $0; sub(/.*t=/, "", rj); sub(/ jiffies.*/, "", rj)
+		}
+		/^MPT: stall .*\} [0-9]+ jiffies/ && rt != "" && rj < 0 {
+			rj = $0; sub(/.*\} /, "", rj); sub(/ jiffies.*/, "", rj)
 		}
 		/^MPT: stall .*CPU: [0-9]+ PID: [0-9]+ Comm: / && rt != "" && rj >= 0 {
 			c = $0; sub(/.*CPU: /, "", c); sub(/ .*/, "", c)

@@ -222,7 +222,9 @@ dmesg | grep 'modpreload' | tail -n 40 | sed 's/^/MPT: kmsg /'
 # stall the kernel reported was doing: the 30 lines after each report,
 # its call trace among them
 systemd-analyze critical-chain --no-pager multi-user.target 2>/dev/null | sed -n '3,40p' | sed 's/^/MPT: chain /'
-dmesg | awk '/soft lockup|detected stalls/ { n = 30 } n > 0 { n--; print "MPT: stall " $0 }' | head -n 200
+# (RCU's three kinds: "detected stalls", "self-detected stall", "detected
+# expedited stalls")
+dmesg | awk '/soft lockup|detected (expedited )?stall/ { n = 30 } n > 0 { n--; print "MPT: stall " $0 }' | head -n 200
 kv nodev_blacklist "$(sed -n 's/^blacklist //p' /run/modprobe.d/modpreload-nodev.conf 2>/dev/null | paste -sd, -)"
 # the modules modpreload dealt with, in either place: loaded, live or failed
 # (a no-device driver is one that failed)
