@@ -23,32 +23,42 @@
 #   removed  that image: nothing of modpreload (binary, units, files in
 #            /run/modprobe.d, calls), udev's workers load the modules, the
 #            same modules live as before
-# Everything happens in build/vm/pkg-hostonly. About 15 minutes the first
-# time (mmdebstrap), 12 after.
+# Usage: pkg-deb-hostonly.sh [dracut|itools]. itools
+# (pkg-deb-hostonly-itools.sh): the same journey with the root's own
+# initramfs-tools (0.148, with busybox and zstd), MODULES=most for the
+# installer's image and MODULES=dep (its host-only) in the machine's
+# initramfs.conf, MODPRELOAD=y the README's line, update-initramfs -u.
+# Everything happens in build/vm/pkg-hostonly (or -itools). About 15
+# minutes the first time (mmdebstrap), 11 after.
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
+gen=${1:-dracut}
 # shellcheck disable=SC2034 # debimage.sh's
 DEB_KERNEL=trixie DEB_COMPRESS=xz
 # shellcheck source=harness/lib/debimage.sh
 . "$top/harness/lib/debimage.sh"
 name=pkg-deb-hostonly
-names="$name/before $name/with $name/removed"
 DEB_WORK=$top/build/vm/pkg-hostonly
+case $gen in
+dracut) pkgs=dracut,zstd ;;
+itools) pkgs=initramfs-tools,busybox,zstd name=$name-itools DEB_WORK=$DEB_WORK-itools ;;
+*) echo "usage: $0 [dracut|itools]" >&2; exit 2 ;;
+esac
+names="$name/before $name/with $name/removed"
 deb_prepare
 # shellcheck source=harness/lib/debpkg.sh
 . "$top/harness/lib/debpkg.sh"
 pkg_deb
 
 # --- the machine as installed ---------------------------------------------
-pkg_root systemd-sysv,udev,kmod,dracut,zstd trixie
+pkg_root "systemd-sysv,udev,kmod,$pkgs" trixie
 root=$PKG_ROOT
 log=$DEB_WORK/logs/setup-root.log
-mkdir -p "$root/mpt" "$root/etc/dracut.conf.d"
+mkdir -p "$root/mpt"
+echo "$gen" >"$root/mpt/generator"
 cp "$PKG_DEB" "$root/mpt/modpreload.deb"
 install -m 0755 "$top/harness/pkg/guest/hostonly-journey.sh" "$root/mpt/hostonly-journey.sh"
 install -m 0644 "$top/harness/lib/lib.sh" "$root/mpt/lib.sh"
-cp "$root/usr/lib/dracut/dracut.conf.d/hostonly/50-hostonly.conf" "$root/etc/dracut.conf.d/" ||
-	fail_all "no host-only preset in the root's dracut"
 cat >"$root/etc/systemd/system/mpt-journey.service" <<'EOT'
 [Unit]
 Description=pkg-deb-hostonly: this boot's step of the journey, then power off
@@ -68,9 +78,21 @@ echo mpt-hostonly >"$root/etc/hostname"
 	systemctl --root="$root" enable mpt-journey.service &&
 		systemctl --root="$root" mask serial-getty@ttyS0.service getty@tty1.service
 } >"$log" 2>&1 || fail_all "systemctl in the root failed (see $log)"
-# the installer's image: generic, whatever the configuration says
-if ! in_root "dracut --no-hostonly --force /boot/initrd.img-$KVER $KVER" >"$DEB_WORK/logs/dracut-generic.log" 2>&1; then
-	fail_all "the root's dracut could not make the generic image (see $DEB_WORK/logs/dracut-generic.log)"
+# the installer's image: generic, whatever the configuration says; then
+# the machine's own configuration, host-only
+glog=$DEB_WORK/logs/generic-image.log
+if [ "$gen" = dracut ]; then
+	in_root "dracut --no-hostonly --force /boot/initrd.img-$KVER $KVER" >"$glog" 2>&1 ||
+		fail_all "the root's dracut could not make the generic image (see $glog)"
+	mkdir -p "$root/etc/dracut.conf.d"
+	cp "$root/usr/lib/dracut/dracut.conf.d/hostonly/50-hostonly.conf" "$root/etc/dracut.conf.d/" ||
+		fail_all "no host-only preset in the root's dracut"
+else
+	grep -q '^MODULES=most$' "$root/etc/initramfs-tools/initramfs.conf" ||
+		fail_all "the root's initramfs.conf does not say MODULES=most"
+	in_root "update-initramfs -c -k $KVER" >"$glog" 2>&1 ||
+		fail_all "the root's update-initramfs could not make the generic image (see $glog)"
+	sed -i 's/^MODULES=most$/MODULES=dep/' "$root/etc/initramfs-tools/initramfs.conf"
 fi
 cp "$root/boot/initrd.img-$KVER" "$DEB_WORK/img/before.img"
 disk=$DEB_WORK/disk.img
@@ -117,7 +139,7 @@ if boot before; then
 	expect "$res" finit_by.modpreload -eq 0
 	expect_is "$res" apt_install 0
 	expect_is "$res" enable 0
-	expect_is "$res" dracut 0
+	expect_is "$res" image 0
 	expect "$res" next.modpreload -gt 0
 	# host-only: the machine's modules, not every driver
 	expect "$res" next.kos -lt "$(mpt_num img.kos "$res")"
@@ -157,7 +179,7 @@ if boot with; then
 	expect "$res" svg_bytes -gt 1000
 	expect_is "$res" disable 0
 	expect_is "$res" apt_remove 0
-	expect_is "$res" dracut 0
+	expect_is "$res" image 0
 	expect "$res" next.modpreload -eq 0
 	expect "$res" next.kos -gt 0
 	image_of "$DEB_WORK/img/removed.img" || fail "no image at /boot/initrd.img-$KVER on the disk (see $log)"

@@ -2,17 +2,19 @@
 # The guest half of harness/pkg/cases/pkg-deb-hostonly.sh: a user's journey
 # on the machine the image boots, one step per boot. mpt-journey.service
 # runs it after multi-user.target on a Debian trixie root (systemd, udev,
-# the root's own dracut); /mpt/stage on the root disk, which the three
-# boots share, says which step this boot is:
+# the root's own generator: dracut, or initramfs-tools when /mpt/generator
+# says itools); /mpt/stage on the root disk, which the three boots share,
+# says which step this boot is:
 #   fresh      the boot of the installer's generic image, no modpreload:
 #              what udev did alone; then `apt-get install` of the .deb
-#              copied in (offline), the README's dracut line and unit, and
-#              `dracut --force` with the machine's own configuration
-#              (host-only)
+#              copied in (offline), the README's line for the generator
+#              and its unit, and the image made again with the machine's
+#              own configuration (dracut: host-only; initramfs-tools:
+#              MODULES=dep)
 #   installed  the boot of that image: what modpreload did, its reports,
 #              `modpreload analyze` on them; then the README's way off
 #              (the unit disabled, the conf.d line removed), `apt-get
-#              remove`, `dracut --force`
+#              remove`, the image made again
 #   removed    the boot of that image: what udev did alone again
 # Each prints "MPT: key=value" lines (harness/lib/lib.sh's counts, and):
 #   stage                         the step
@@ -28,13 +30,14 @@
 #   run_files=N                   modpreload's files in /run/modprobe.d
 #                                 and /run/modpreload
 #   report_initrd, report_booted, report_kept   present|absent:
-#                                 /run/initramfs/modpreload.json,
+#                                 /run/initramfs/modpreload.json (dracut's;
+#                                 initramfs-tools': /run/modpreload/report.json),
 #                                 /run/modpreload/booted.json,
 #                                 /var/lib/modpreload/last-report.json
 #   img.kos, img.modpreload       the image this boot came from: its .ko
 #                                 files, its paths naming modpreload
 #   next.kos, next.modpreload     the same of the image this step made
-#   apt_install, enable, dracut, analyze, analyze_booted, svg, disable,
+#   apt_install, enable, image, analyze, analyze_booted, svg, disable,
 #   apt_remove                    each step's exit status
 #   svg_bytes                     the size of analyze --svg's timeline
 #   "MPTA: LINE"                  what analyze printed
@@ -47,8 +50,11 @@ present() { if [ -s "$1" ]; then echo present; else echo absent; fi; }
 . /mpt/lib.sh
 
 stage=$(cat /mpt/stage 2>/dev/null) || stage=fresh
+gen=$(cat /mpt/generator 2>/dev/null) || gen=dracut
 kver=$(uname -r)
 img=/boot/initrd.img-$kver
+initrd_report=/run/initramfs/modpreload.json
+[ "$gen" = dracut ] || initrd_report=/run/modpreload/report.json
 kv stage "$stage"
 kv root_uptime "$(mpt_uptime)"
 # the boot's loads are over: udev's queue, then modpreload's runs, whose
@@ -81,13 +87,13 @@ kv units "$(systemctl list-unit-files --no-legend 'modpreload*' 2>/dev/null | gr
 kv holds "$(find /run/modprobe.d -name 'modpreload-held-*' 2>/dev/null | grep -c .)"
 kv nodev "$(sed -n 's/^blacklist //p' /run/modprobe.d/modpreload-nodev.conf 2>/dev/null | paste -sd, -)"
 kv run_files "$(find /run/modprobe.d /run/modpreload -name '*modpreload*' 2>/dev/null | grep -c .)"
-kv report_initrd "$(present /run/initramfs/modpreload.json)"
+kv report_initrd "$(present "$initrd_report")"
 kv report_booted "$(present /run/modpreload/booted.json)"
 kv report_kept "$(present /var/lib/modpreload/last-report.json)"
 
 # image_facts PREFIX: what the image at $img holds
 image_facts() {
-	lsinitrd "$img" >/tmp/img.list 2>/dev/null
+	if [ "$gen" = dracut ]; then lsinitrd "$img"; else lsinitramfs "$img"; fi >/tmp/img.list 2>/dev/null
 	kv "$1.kos" "$(grep -c '\.ko' /tmp/img.list)"
 	kv "$1.modpreload" "$(grep -c modpreload /tmp/img.list)"
 }
@@ -103,26 +109,35 @@ step() {
 	kv "$_n" "$_rc"
 }
 
+# make_image: the image again, as the generator's user makes it
+make_image() {
+	if [ "$gen" = dracut ]; then step image dracut --force; else step image update-initramfs -u -k "$kver"; fi
+}
+
 case $stage in
 fresh)
 	step apt_install apt-get install -y /mpt/modpreload.deb
-	echo 'add_dracutmodules+=" modpreload "' >/etc/dracut.conf.d/modpreload.conf
+	if [ "$gen" = dracut ]; then
+		echo 'add_dracutmodules+=" modpreload "' >/etc/dracut.conf.d/modpreload.conf
+	else
+		echo MODPRELOAD=y >/etc/initramfs-tools/conf.d/modpreload
+	fi
 	step enable systemctl enable modpreload-coldplug.service
-	step dracut dracut --force
+	make_image
 	image_facts next
 	echo installed >/mpt/stage
 	;;
 installed)
 	# the initramfs's report where the docs say, then the booted run's
-	step analyze modpreload analyze /run/initramfs/modpreload.json
+	step analyze modpreload analyze "$initrd_report"
 	sed 's/^/MPTA: /' /tmp/step.log
 	step analyze_booted modpreload analyze /run/modpreload/booted.json
 	step svg modpreload analyze --svg /tmp/boot.svg /var/lib/modpreload/last-report.json
 	kv svg_bytes "$(wc -c </tmp/boot.svg 2>/dev/null || echo 0)"
 	step disable systemctl disable modpreload-coldplug.service
-	rm -f /etc/dracut.conf.d/modpreload.conf
+	rm -f /etc/dracut.conf.d/modpreload.conf /etc/initramfs-tools/conf.d/modpreload
 	step apt_remove apt-get remove -y modpreload
-	step dracut dracut --force
+	make_image
 	image_facts next
 	echo removed >/mpt/stage
 	;;
