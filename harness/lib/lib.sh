@@ -114,9 +114,13 @@ mpt_trace_counts() {
 #   init_by.C=N loaded_by.C=a,b (module_load events, in order)
 #   finit_first_s, finit_last_s, init_last_s (trace times)
 #   eexist_trace LINE, each finit_module call that returned EEXIST
+#   finit_merged=N finit_merged_by.C=N: finit_module calls that succeeded
+#     with no module_load of their own (a kernel of 6.5 or later gave them
+#     the result of a load of the same file in flight)
 mpt_trace_callers() {
-	awk 'function comm(t) {
-		t = $0; sub(/^ */, "", t); sub(/ +\[[0-9]+\].*/, "", t); sub(/-[0-9]+$/, "", t)
+	awk 'function task(   t) { t = $0; sub(/^ */, "", t); sub(/ +\[[0-9]+\].*/, "", t); return t }
+	function comm(t) {
+		t = task(); sub(/-[0-9]+$/, "", t)
 		t = tolower(t); gsub(/[^a-z0-9_]/, "_", t); return t
 	}
 	function ts(    i) {
@@ -127,10 +131,14 @@ mpt_trace_callers() {
 		c = comm(); n[c]++
 		if (++cur[c] > max[c]) max[c] = cur[c]
 		if (first == "") first = ts()
+		k = task(); inl[k] = 1; made[k] = 0
 		next
 	}
 	/ sys_finit_module -> / {
 		c = comm(); cur[c]--; last = ts()
+		k = task()
+		if ($NF == "0x0" && inl[k] && !made[k]) { merged++; mg[c]++ }
+		inl[k] = 0
 		if ($NF != "0x0") f[c]++
 		if ($NF == "0xffffffffffffffef") { e[c]++; printf "MPT: eexist_trace %s\n", $0 }
 		next
@@ -140,8 +148,11 @@ mpt_trace_callers() {
 	/ module_load: / {
 		for (i = 1; i <= NF; i++) if ($i == "module_load:") break
 		c = comm(); m[c] = m[c] (m[c] == "" ? "" : ",") $(i + 1)
+		made[task()] = 1
 	}
 	END {
+		printf "MPT: finit_merged=%d\n", merged
+		for (c in mg) printf "MPT: finit_merged_by.%s=%d\n", c, mg[c]
 		for (c in n) printf "MPT: finit_by.%s=%d\n", c, n[c]
 		for (c in n) printf "MPT: finit_max_inflight.%s=%d\n", c, max[c]
 		for (c in f) printf "MPT: finit_fail_by.%s=%d\n", c, f[c]

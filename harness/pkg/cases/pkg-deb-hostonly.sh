@@ -167,8 +167,8 @@ if boot with; then
 	# file in flight (6.12 merges them; counted in the details); none of
 	# modpreload's
 	eq "finit_module calls == module_load events + merged" "$(mpt_num finit_enter "$res")" \
-		"$(($(mpt_num load_total "$res") - $(mpt_num init_ok "$res") + $(mpt_num merged "$res")))"
-	expect "$res" merged_by.modpreload -eq 0
+		"$(($(mpt_num load_total "$res") - $(mpt_num init_ok "$res") + $(mpt_num finit_merged "$res")))"
+	expect "$res" finit_merged_by.modpreload -eq 0
 	expect "$res" finit_by.modpreload -gt 0
 	for r in report_initrd report_booted report_kept; do expect_is "$res" "$r" present; done
 	expect_is "$res" holds 0
@@ -186,7 +186,7 @@ if boot with; then
 fi
 verdict "$name/with" "$(mpt_num finit_enter "$res") calls for $(mpt_num load_modules "$res") modules, \
 $(mpt_num finit_by.modpreload "$res") by modpreload, $(mpt_num finit_other "$res") no-device, \
-$(mpt_num merged "$res") merged by the kernel ($(mpt_get merged_by._udev_worker_ "$res" || echo 0) udev's)"
+$(mpt_num finit_merged "$res") merged by the kernel ($(mpt_num finit_merged_by._udev_worker_ "$res") udev's)"
 [ -s "$DEB_WORK/img/removed.img" ] || fail_all "no image to boot after the removal"
 names="$name/removed"
 

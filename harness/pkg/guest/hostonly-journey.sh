@@ -16,19 +16,16 @@
 #              (the unit disabled, the conf.d line removed), `apt-get
 #              remove`, the image made again
 #   removed    the boot of that image: what udev did alone again
-# Each prints "MPT: key=value" lines (harness/lib/lib.sh's counts, and):
+# Each prints "MPT: key=value" lines (harness/lib/lib.sh's counts, among
+# them finit_merged: calls a 6.5+ kernel merged with a load in flight; and):
 #   stage                         the step
-#   merged, merged_by.COMM        load calls that succeeded with no
-#                                 module_load of their own (6.5+ merged
-#                                 them with a load of the same file in
-#                                 flight), and whose
 #   mods=a,b,...                  /proc/modules, sorted
 #   bin=PATH|none                 modpreload on PATH
 #   units=N                       modpreload's unit files systemd knows
 #   holds=N                       the hand-over's holds in /run/modprobe.d
 #   nodev=a,b                     the no-device blacklist's names
-#   run_files=N                   modpreload's files in /run/modprobe.d
-#                                 and /run/modpreload
+#   run_files=N                   modpreload's files in /run/modprobe.d,
+#                                 and /run/modpreload with what is in it
 #   report_initrd, report_booted, report_kept   present|absent:
 #                                 /run/initramfs/modpreload.json (dracut's;
 #                                 initramfs-tools': /run/modpreload/report.json),
@@ -67,26 +64,12 @@ fi
 [ -r "$MPT_TRACE/trace" ] || mount -t tracefs tracefs "$MPT_TRACE"
 mpt_trace_counts
 mpt_trace_callers
-# calls that succeeded with no module_load of their own: a kernel of 6.5 or
-# later gave them the result of a load of the same file in flight
-awk '
-	function comm(t) { sub(/-[0-9]+$/, "", t); gsub(/[^A-Za-z0-9_]/, "_", t); return tolower(t) }
-	/ sys_finit_module\(/ { inload[$1] = 1; made[$1] = 0; next }
-	/ module_load: / { made[$1] = 1; next }
-	/ sys_finit_module -> / {
-		if ($NF == "0x0" && inload[$1] && !made[$1]) { n++; by[comm($1)]++ }
-		inload[$1] = 0
-	}
-	END {
-		printf "MPT: merged=%d\n", n
-		for (c in by) printf "MPT: merged_by.%s=%d\n", c, by[c]
-	}' "$MPT_TRACE/trace"
 kv mods "$(cut -d' ' -f1 /proc/modules | sort | paste -sd, -)"
 kv bin "$(command -v modpreload || echo none)"
 kv units "$(systemctl list-unit-files --no-legend 'modpreload*' 2>/dev/null | grep -c modpreload)"
 kv holds "$(find /run/modprobe.d -name 'modpreload-held-*' 2>/dev/null | grep -c .)"
 kv nodev "$(sed -n 's/^blacklist //p' /run/modprobe.d/modpreload-nodev.conf 2>/dev/null | paste -sd, -)"
-kv run_files "$(find /run/modprobe.d /run/modpreload -name '*modpreload*' 2>/dev/null | grep -c .)"
+kv run_files "$({ find /run/modprobe.d -name 'modpreload*'; find /run/modpreload; } 2>/dev/null | grep -c .)"
 kv report_initrd "$(present "$initrd_report")"
 kv report_booted "$(present /run/modpreload/booted.json)"
 kv report_kept "$(present /var/lib/modpreload/last-report.json)"
