@@ -61,6 +61,9 @@
 # its READY=1 (without: -); bounds: modpreload's waits that ended on their
 # bound (its kernel-log lines); checks: "ok", or the reasons make check's
 # booted-once assertions give for this boot.
+# A with-boot starts with the lookups the last with-boot of the same code,
+# stack and condition kept (/var/lib/modpreload/lookups), as a machine does
+# from its second boot on; a boot without them goes first, not recorded.
 # Each boot's guest report (the MPT lines, with every module's start and
 # end, the units' times and modpreload's kernel-log lines) and the
 # console's lines about stalls go to bench/results/boots/CODE/PAIR-VARIANT.txt.gz.
@@ -147,6 +150,19 @@ record() {
 			-e 'modpreload' -e 'Out of memory' "$raw/$1-$2.serial" | cut -c1-300 | head -n 200
 	} | gzip -9n >"$keep/$1-$2.txt.gz"
 }
+
+# A with-boot starts with the last with-boot's lookups (harness/booted/
+# host.sh, BT_LOOKUPS), as a machine does from its second boot on: the
+# first boot of a tree has none and checks and looks up everything. With
+# none kept yet for this stack, code and condition, one with-boot first,
+# not recorded, makes them.
+BT_LOOKUPS=$DEB_WORK/lookups-$code-$suite-$smp-$cond
+export BT_LOOKUPS
+if [ ! -s "$BT_LOOKUPS" ]; then
+	log "$suite, $smp vCPUs, $cond: a with-boot first, not recorded, for the lookups the next boots start with"
+	bt_boot "$raw/warmup.txt" "$raw/warmup.serial" "$smp" with 3600 || log "  the boot failed: see $raw/warmup.serial"
+	[ -s "$BT_LOOKUPS" ] || log "  no lookups kept: the with-boots start without them"
+fi
 
 n=1
 while [ "$n" -le "$pairs" ]; do

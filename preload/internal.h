@@ -122,7 +122,7 @@ int mp_uevent_listen(void);
 /* index.c: depmod's .bin files, checked before libkmod trusts them */
 int mp_index_check_buf(const void *buf, size_t len);
 int mp_index_check(const char *path);
-int mp_index_check_map(const char *path, void **map, size_t *len);
+int mp_index_map(const char *path, void **map, size_t *len, bool check);
 int mp_index_check_head(const char *path); /* magic, version, root: 12 bytes */
 const char *mp_index_lookup(const void *buf, size_t len, const char *key);
 
@@ -312,6 +312,12 @@ struct mp_result *mp_ctx_result(struct mp_ctx *ctx);
 const struct mp_result *mp_ctx_result_const(const struct mp_ctx *ctx);
 char *mp_moddir_real_path(const struct mp_ctx *ctx, const char *path);
 int mp_moddir_reopen(struct mp_ctx *ctx);
+/* known.c: what the last boot's lookups found (--lookups), and this run's
+ * for the next (--lookups-out) */
+const char *mp_known_lookup(const struct mp_ctx *ctx, const char *key);
+void mp_known_learn(struct mp_ctx *ctx, const char *key, const char *const *names, int n);
+bool mp_known_blacklisted(const struct mp_ctx *ctx, const char *name);
+void mp_known_write(struct mp_ctx *ctx);
 /* before a "symbol:" lookup: 0 when modules.symbols.bin is whole */
 int mp_moddir_symbols(struct mp_ctx *ctx);
 void mp_log(struct mp_ctx *ctx, int prio, const char *fmt, ...)
@@ -359,6 +365,10 @@ enum mp_blacklist {
 int mp_plan_resolve(struct mp_ctx *ctx, const char *alias, enum mp_source src, bool explicit_name,
 		    enum mp_blacklist bl);
 int mp_request(struct mp_ctx *ctx, const char *name_or_alias, enum mp_source src, enum mp_blacklist bl);
+/* lookup.c: the modules a name or an alias finds, before any blacklist */
+struct kmod_module;
+int mp_plan_lookup(struct mp_ctx *ctx, const char *key, const char *alias, struct kmod_module ***mods, int *n);
+void mp_plan_lookup_free(struct kmod_module **mods, int n);
 /* leave.c: what one device alone asks for, with all it needs, skipped
  * and marked to_udev, and what only names ask for, to_names
  * (--leave-single); how many */

@@ -57,6 +57,9 @@ struct mp_options {
 	} pool;
 	const char *profile;     /* NULL: MP_PROFILE_PATH if there; "": none */
 	const char *profile_out; /* NULL: "profile" beside the report; "": none */
+	const char *lookups;     /* the last boot's index identities and lookups
+				    (known.c); NULL or "": none */
+	const char *lookups_out; /* where this run's go; NULL or "": nowhere */
 	bool dry_run;
 	bool coldplug;
 	bool kstats;             /* read /sys/kernel/debug/modules/stats */

@@ -117,12 +117,14 @@ lint() {
 	# 4 KiB page of the file's layout to spare; 256 KiB since the holds name
 	# their holder (257,912 bytes: bench/results/sizes-2026-12-04.md); 264
 	# KiB since the initramfs loads the root's file system module (266,712
-	# bytes, a page more: bench/results/sizes-2026-12-05b.md)
+	# bytes, a page more: bench/results/sizes-2026-12-05b.md); 268 KiB
+	# since the booted run keeps the last boot's lookups (271,800 bytes:
+	# bench/results/sizes-2026-12-06.md)
 	size=$(stat -c %s build/modpreload)
-	if [ "$size" -le 270336 ]; then
-		echo "PASS: lint/size (build/modpreload is $size bytes, budget 270336)"
+	if [ "$size" -le 274432 ]; then
+		echo "PASS: lint/size (build/modpreload is $size bytes, budget 274432)"
 	else
-		echo "FAIL: lint/size: build/modpreload is $size bytes, over 264 KiB"
+		echo "FAIL: lint/size: build/modpreload is $size bytes, over 268 KiB"
 	fi
 	if file build/modpreload | grep -q 'statically linked'; then
 		echo "PASS: lint/static"
@@ -144,12 +146,14 @@ lint() {
 		# bench/results/sizes-2026-12-05.md); 276 KiB since the booted
 		# run leaves names to systemd-modules-load and holds its loads
 		# back until the hand-over (278,584 bytes:
-		# bench/results/sizes-2026-12-05c.md)
+		# bench/results/sizes-2026-12-05c.md); 280 KiB since the booted
+		# run keeps the last boot's lookups (283,264 bytes:
+		# bench/results/sizes-2026-12-06.md)
 		size=$(stat -c %s build/arm64/modpreload)
-		if [ "$size" -le 282624 ]; then
-			echo "PASS: lint/size-arm64 (build/arm64/modpreload is $size bytes, budget 282624)"
+		if [ "$size" -le 286720 ]; then
+			echo "PASS: lint/size-arm64 (build/arm64/modpreload is $size bytes, budget 286720)"
 		else
-			echo "FAIL: lint/size-arm64: build/arm64/modpreload is $size bytes, over 276 KiB"
+			echo "FAIL: lint/size-arm64: build/arm64/modpreload is $size bytes, over 280 KiB"
 		fi
 	fi
 	# one version, the manual pages, the generated tables, the docs' links

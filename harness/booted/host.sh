@@ -320,6 +320,14 @@ bt_boot() { # RESULT LOG SMP with|without [TIMEOUT]
 	_bt_args="$_bt_args${BT_APPEND:+ $BT_APPEND}"
 	# each boot on a fresh copy: a root powered off with sysrq is not clean
 	cp --sparse=always "$BT_DISK" "$DEB_WORK/boot.img" || return 2
+	# BT_LOOKUPS (bench/boot-pairs.sh): a with-boot starts with the last
+	# with-boot's /var/lib/modpreload/lookups, as a machine does from its
+	# second boot on, and leaves its own there for the next
+	if [ "$4" = with ] && [ -n "${BT_LOOKUPS:-}" ] && [ -s "$BT_LOOKUPS" ]; then
+		printf 'mkdir /var/lib/modpreload\nrm /var/lib/modpreload/lookups\nwrite %s /var/lib/modpreload/lookups\n' \
+			"$BT_LOOKUPS" >"$DEB_WORK/lookups.debugfs"
+		debugfs -w -f "$DEB_WORK/lookups.debugfs" "$DEB_WORK/boot.img" >"$DEB_WORK/lookups.log" 2>&1 || return 2
+	fi
 	# traced beside the load calls (guest/booted-report.sh counts them):
 	# udevd's forks, its workers; the programs exec'd (when modpreload
 	# began); and two kprobes (x86-64 registers), what a call read (the
@@ -335,6 +343,12 @@ bt_boot() { # RESULT LOG SMP with|without [TIMEOUT]
 	mpt_boot "$1" "$2" "$BT_IMG" "$3" "$_bt_args" -m "${BT_MEM:-2048}" -t "${5:-900}" \
 		--disk "$DEB_WORK/boot.img" --trace-more sched:sched_process_fork,sched:sched_process_exec \
 		--cpu "${BT_CPU:-max}" || _bt_rc=$?
+	if [ "$4" = with ] && [ -n "${BT_LOOKUPS:-}" ]; then
+		e2fsck -fy "$DEB_WORK/boot.img" >>"$DEB_WORK/lookups.log" 2>&1
+		rm -f "$BT_LOOKUPS.new"
+		debugfs -R "dump /var/lib/modpreload/lookups $BT_LOOKUPS.new" "$DEB_WORK/boot.img" >>"$DEB_WORK/lookups.log" 2>&1
+		if [ -s "$BT_LOOKUPS.new" ]; then mv "$BT_LOOKUPS.new" "$BT_LOOKUPS"; else rm -f "$BT_LOOKUPS.new"; fi
+	fi
 	rm -f "$DEB_WORK/boot.img"
 	return "$_bt_rc"
 }

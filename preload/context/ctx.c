@@ -76,6 +76,7 @@ void mp_ctx_free(struct mp_ctx *ctx)
 		ctx->resolver_free(ctx->resolver);
 	if (ctx->kmod)
 		kmod_unref(ctx->kmod);
+	mp_known_free(ctx->known);
 	mp_moddir_remove_shadow(ctx);
 	if (ctx->kmod_dir_fd >= 0)
 		close(ctx->kmod_dir_fd);

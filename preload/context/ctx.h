@@ -6,6 +6,22 @@
 
 #include "internal.h"
 
+/* depmod's indexes libkmod maps (moddir.c); only the first is indispensable */
+#define MP_NINDEXES 5
+#define SYMBOLS_INDEX 2 /* modules.symbols.bin: checked before its first use */
+extern const char *const mp_indexes[MP_NINDEXES];
+
+struct mp_known;
+
+/* An index file as stat() saw it before its check (known.c) */
+struct mp_index_id {
+	bool checked;   /* its check passed (or it was the same as when one did) */
+	bool present;   /* there and not empty (the optional one may be neither) */
+	unsigned long long dev, ino;
+	long long size;
+	struct timespec mtime, ctime;
+};
+
 struct mp_ctx {
 	struct mp_options opts;
 	struct mp_env env;
@@ -32,6 +48,9 @@ struct mp_ctx {
 	/* modules.symbols.bin past its header: 0 not yet checked, 1 good,
 	 * -errno bad (mp_moddir_symbols) */
 	int symbols_state;
+	/* what the last boot learned, and this run's indexes (known.c) */
+	struct mp_known *known;
+	struct mp_index_id now[MP_NINDEXES];
 };
 
 /* env.c: the options and the kernel command line, resolved into the env */
@@ -41,6 +60,13 @@ int mp_env_resolve(struct mp_ctx *ctx);
 int mp_moddir_open(struct mp_ctx *ctx);
 int mp_moddir_kmod(struct mp_ctx *ctx);
 void mp_moddir_remove_shadow(struct mp_ctx *ctx);
+
+/* known.c: the last boot's index identities and lookups */
+void mp_known_read(struct mp_ctx *ctx);
+int mp_known_config(struct mp_ctx *ctx);
+bool mp_known_index_same(struct mp_ctx *ctx, size_t i, const struct mp_index_id *now);
+void mp_index_id_of(const struct stat *st, struct mp_index_id *id);
+void mp_known_free(struct mp_known *k);
 
 /* log.c: a line to the caller's log function, before there is a context */
 void mp_log_direct(mp_log_fn log, void *data, int prio, const char *fmt, ...)

@@ -16,7 +16,7 @@
 #include "ctx.h"
 
 /* depmod's indexes libkmod maps; only modules.dep.bin is indispensable. */
-static const char *const indexes[] = {
+const char *const mp_indexes[MP_NINDEXES] = {
 	"modules.dep.bin", "modules.alias.bin", "modules.symbols.bin",
 	"modules.builtin.bin", "modules.builtin.alias.bin",
 };
@@ -25,7 +25,7 @@ static const char *const indexes[] = {
  * when it maps them), the rest of it before the first such lookup
  * (mp_moddir_symbols). It was a quarter of the bytes checked at every
  * start, on the booted system before udevd may start. */
-#define SYMBOLS 2
+#define SYMBOLS SYMBOLS_INDEX
 
 static void kmod_log(void *data, int prio, const char *file, int line,
 		     const char *fn, const char *fmt, va_list ap)
@@ -177,20 +177,32 @@ static int check_indexes(struct mp_ctx *ctx, size_t from, size_t end, unsigned *
 	*bad = 0;
 	for (i = from; i < end; i++) {
 		char path[PATH_MAX + 64];
+		struct mp_index_id *id = &ctx->now[i];
 		struct stat st;
 		int r;
 
-		snprintf(path, sizeof(path), "%s/%s", ctx->env.moddir, indexes[i]);
+		snprintf(path, sizeof(path), "%s/%s", ctx->env.moddir, mp_indexes[i]);
+		*id = (struct mp_index_id){ .present = false };
+		if (stat(path, &st) == 0)
+			mp_index_id_of(&st, id);
 		/* modules.builtin.alias.bin is recent and optional, and depmod
 		 * leaves it empty when there is nothing to put in it */
-		if (i == ARRAY_SIZE(indexes) - 1 && (stat(path, &st) < 0 || st.st_size == 0))
+		if (i == MP_NINDEXES - 1 && (!id->present || st.st_size == 0)) {
+			*id = (struct mp_index_id){ .checked = true };
 			continue;
-		if (i == 0)
-			r = mp_index_check_map(path, &ctx->depbin, &ctx->depbin_len);
+		}
+		/* as it was when the last boot's check of it passed (known.c):
+		 * modules.dep.bin is mapped all the same */
+		if (i != SYMBOLS && mp_known_index_same(ctx, i, id))
+			r = i == 0 ? mp_index_map(path, &ctx->depbin, &ctx->depbin_len, false) : 0;
+		else if (i == 0)
+			r = mp_index_map(path, &ctx->depbin, &ctx->depbin_len, true);
 		else if (i == SYMBOLS)
 			r = mp_index_check_head(path);
 		else
 			r = mp_index_check(path);
+		/* the symbols' is not walked here: never the same as checked */
+		id->checked = r == 0 && i != SYMBOLS;
 		if (r == 0)
 			continue;
 		/* set aside: libkmod reads an empty one in its place */
@@ -214,7 +226,7 @@ int mp_moddir_symbols(struct mp_ctx *ctx)
 
 	if (ctx->symbols_state != 0)
 		return ctx->symbols_state < 0 ? ctx->symbols_state : 0;
-	snprintf(path, sizeof(path), "%s/%s", ctx->env.moddir, indexes[SYMBOLS]);
+	snprintf(path, sizeof(path), "%s/%s", ctx->env.moddir, mp_indexes[SYMBOLS]);
 	ctx->symbols_state = mp_index_check(path);
 	if (ctx->symbols_state == 0) {
 		ctx->symbols_state = 1;
@@ -299,9 +311,9 @@ static int make_shadow(struct mp_ctx *ctx, unsigned bad)
 	if (*dfd < 0)
 		return -errno;
 	/* every bad index, there or not: none may be read through a link */
-	for (i = 0; i < ARRAY_SIZE(indexes) && r == 0; i++)
+	for (i = 0; i < MP_NINDEXES && r == 0; i++)
 		if (bad & (1u << i))
-			r = shadow_entry(*dfd, ctx->env.moddir, indexes[i], true);
+			r = shadow_entry(*dfd, ctx->env.moddir, mp_indexes[i], true);
 	dp = opendir(ctx->env.moddir);
 	if (dp == NULL)
 		return -errno;
@@ -310,8 +322,8 @@ static int make_shadow(struct mp_ctx *ctx, unsigned bad)
 
 		if (de->d_name[0] == '.')
 			continue;
-		for (i = 0; i < ARRAY_SIZE(indexes); i++)
-			if ((bad & (1u << i)) && strcmp(de->d_name, indexes[i]) == 0)
+		for (i = 0; i < MP_NINDEXES; i++)
+			if ((bad & (1u << i)) && strcmp(de->d_name, mp_indexes[i]) == 0)
 				is_bad = true;
 		if (!is_bad)
 			r = shadow_entry(*dfd, ctx->env.moddir, de->d_name, false);
@@ -378,6 +390,7 @@ int mp_moddir_open(struct mp_ctx *ctx)
 		mp_log(ctx, MP_LOG_ERR, "%s: %s", ctx->env.moddir, strerror(-r));
 		return r;
 	}
+	mp_known_read(ctx);
 	r = check_indexes(ctx, 0, 1, &bad);
 	if (r < 0)
 		return r;
@@ -392,7 +405,7 @@ int mp_moddir_kmod(struct mp_ctx *ctx)
 	unsigned bad;
 	int r;
 
-	(void)check_indexes(ctx, 1, ARRAY_SIZE(indexes), &bad);
+	(void)check_indexes(ctx, 1, MP_NINDEXES, &bad);
 	if (bad) {
 		r = make_shadow(ctx, bad);
 		if (r < 0) {
@@ -408,6 +421,8 @@ int mp_moddir_kmod(struct mp_ctx *ctx)
 	}
 	kmod_set_log_priority(ctx->kmod, MP_LOG_DEBUG);
 	kmod_set_log_fn(ctx->kmod, kmod_log, ctx);
+	if (mp_known_config(ctx) < 0)
+		return -ENOMEM;
 	/* Without one of its indexes libkmod cannot map them all; it then
 	 * opens the others one lookup at a time, and needs its directory. */
 	if (kmod_load_resources(ctx->kmod) < 0)

@@ -178,9 +178,9 @@ int mp_index_check_buf(const void *buf, size_t len)
 	return 0;
 }
 
-/* Checks the index at path; with map, a good one stays mapped for
- * mp_index_lookup (the caller unmaps *len bytes). */
-int mp_index_check_map(const char *path, void **map, size_t *len)
+/* Maps the index at path, checked unless told it need not be; with map, it
+ * stays mapped for mp_index_lookup (the caller unmaps *len bytes). */
+int mp_index_map(const char *path, void **map, size_t *len, bool check)
 {
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
@@ -196,7 +196,7 @@ int mp_index_check_map(const char *path, void **map, size_t *len)
 	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (p == MAP_FAILED)
 		return -errno;
-	e = mp_index_check_buf(p, (size_t)st.st_size);
+	e = check ? mp_index_check_buf(p, (size_t)st.st_size) : 0;
 	if (e == 0 && map) {
 		*map = p;
 		*len = (size_t)st.st_size;
@@ -224,7 +224,7 @@ int mp_index_check_head(const char *path)
 
 int mp_index_check(const char *path)
 {
-	return mp_index_check_map(path, NULL, NULL);
+	return mp_index_map(path, NULL, NULL, true);
 }
 
 /*

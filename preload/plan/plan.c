@@ -433,13 +433,12 @@ static int note_missing(struct mp_plan *p, const char *name)
 	return 0;
 }
 
-/* allowed: the lookup's modules that modprobe.d's blacklist lets through */
-static bool blacklisted(struct mp_ctx *ctx, struct kmod_list *allowed, const char *name)
+/* modprobe.d's blacklist, and ours of the command line */
+static bool blacklisted(struct mp_ctx *ctx, const char *name)
 {
 	const struct mp_cmdline *cl = mp_ctx_cmdline(ctx);
 
-	return mp_cmdline_listed(cl->blacklist, cl->nblacklist, name) ||
-	       !in_list(allowed, name);
+	return mp_cmdline_listed(cl->blacklist, cl->nblacklist, name) || mp_known_blacklisted(ctx, name);
 }
 
 /* One request counts once on every module a per-request modprobe would
@@ -512,8 +511,7 @@ int mp_plan_resolve(struct mp_ctx *ctx, const char *alias, enum mp_source src, b
 {
 	struct mp_plan *p = mp_ctx_plan(ctx);
 	struct mp_resolver *rs = mp_ctx_resolver(ctx);
-	struct kmod_list *list = NULL, *allowed = NULL, *l;
-	struct kmod_ctx *kmod = mp_ctx_kmod(ctx);
+	struct kmod_module **found = NULL;
 	struct mp_lookup *lk;
 	char key[PATH_MAX];
 	int r, li, nfound = 0;
@@ -529,40 +527,28 @@ int mp_plan_resolve(struct mp_ctx *ctx, const char *alias, enum mp_source src, b
 	}
 
 	r = new_lookup(ctx, rs->lookups[bl], key, &lk);
+	if (r == 0)
+		r = mp_plan_lookup(ctx, key, alias, &found, &nfound);
 	if (r < 0)
 		goto out;
-	/* a bad modules.symbols.bin is libkmod's to read past, not ours */
-	if (strncmp(key, "symbol:", 7) == 0 && mp_moddir_symbols(ctx) < 0)
-		r = 0;
-	else
-		r = kmod_module_new_from_lookup(kmod, key, &list);
-	if (r < 0)
-		mp_warn(ctx, "%s: lookup failed (%s)", alias, mp_errno_name(-r));
-	if (list && kmod_module_apply_filter(kmod, KMOD_FILTER_BLACKLIST, list, &allowed) < 0) {
-		r = -ENOMEM;
-		goto out;
-	}
-	kmod_list_foreach(l, list) {
-		struct kmod_module *km = kmod_module_get_module(l);
+	for (int i = 0; i < nfound; i++) {
+		struct kmod_module *km = found[i];
 		bool direct = strcmp(kmod_module_get_name(km), key) == 0;
 		const char *src_name = mp_source_name(src);
 		struct why why = { "requested (", src_name, ")" };
 		int idx, *mods;
 
-		nfound++;
 		/* As the loader the source stands in for: modprobe's
 		 * blacklist stops aliases, not names; modprobe -b's,
 		 * systemd-modules-load's and udev's stops names too. */
-		if ((!direct || bl == MP_BL_NAMES) && blacklisted(ctx, allowed, kmod_module_get_name(km))) {
+		if ((!direct || bl == MP_BL_NAMES) && blacklisted(ctx, kmod_module_get_name(km))) {
 			if (direct)
 				mp_log(ctx, MP_LOG_INFO, "%s: blacklisted, not loaded (%s)", key, src_name);
-			kmod_module_unref(km);
 			continue;
 		}
 		if (!direct)
 			why = (struct why){ src_name, ": ", alias };
 		r = add_module(ctx, km, why, &idx);
-		kmod_module_unref(km);
 		if (r < 0)
 			goto out;
 		mods = realloc(lk->mods, (size_t)(lk->nmods + 1) * sizeof(int));
@@ -592,7 +578,6 @@ counted:
 	count_request(ctx, lk, src, explicit_name ? NULL : key);
 	r = 0;
 out:
-	kmod_module_unref_list(allowed);
-	kmod_module_unref_list(list);
+	mp_plan_lookup_free(found, nfound);
 	return r;
 }

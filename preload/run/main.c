@@ -31,7 +31,7 @@ enum {
 	OPT_KMSG, OPT_NO_KSTATS, OPT_SYSFS, OPT_NO_FORK, OPT_ORDER, OPT_POOL, OPT_PROFILE,
 	OPT_PROFILE_OUT, OPT_MODULES_LOAD, OPT_NODEV, OPT_LIST_CONFIG,
 	OPT_HANDOVER, OPT_HANDOVER_SOON, OPT_LEAVE_SINGLE, OPT_HOLD_DIR, OPT_RELEASE_STALE, OPT_ESTIMATE,
-	OPT_NAMES_GATE, OPT_WAIT_NAMES, OPT_ROOT_FS,
+	OPT_NAMES_GATE, OPT_WAIT_NAMES, OPT_ROOT_FS, OPT_LOOKUPS, OPT_LOOKUPS_OUT,
 };
 
 /* --help's headings */
@@ -94,6 +94,11 @@ static const struct cli_option options[] = {
 	{ "profile-out", OPT_PROFILE_OUT, -1, NO_HEADING, "FILE",
 	  "write this run's times there (default: \"profile\"\n"
 	  "beside the report; \"\": nowhere)" },
+	{ "lookups", OPT_LOOKUPS, -1, NO_HEADING, "FILE",
+	  "the last boot's lookups and index identities:\n"
+	  "used where the tree is the same (default: none)" },
+	{ "lookups-out", OPT_LOOKUPS_OUT, -1, NO_HEADING, "FILE",
+	  "keep this run's there, for the next --lookups" },
 	{ "timeout", 't', MP_LIM_TIMEOUT_S, NO_HEADING, "SECONDS",
 	  "give up on an init() after this long (default %u)" },
 	{ "settle-ms", OPT_SETTLE, MP_LIM_SETTLE_MS, NO_HEADING, "MS",
@@ -412,6 +417,12 @@ static int set_option(struct cli *c, int key, const char *arg, unsigned v, const
 		break;
 	case OPT_PROFILE_OUT:
 		a->opts.profile_out = arg;
+		break;
+	case OPT_LOOKUPS:
+		a->opts.lookups = arg;
+		break;
+	case OPT_LOOKUPS_OUT:
+		a->opts.lookups_out = arg;
 		break;
 	case 't':
 		a->opts.timeout_ms = v * 1000u;

@@ -349,6 +349,9 @@ static int run_here(const struct mp_run_args *a, int status_fd)
 	if (!a->opts.coldplug)
 		mp_handover_replay_stale(ctx);
 	mp_plan_files(ctx, true);
+	/* before the report, which save-report waits for to keep them both */
+	if (!res->fatal)
+		mp_known_write(ctx);
 	if (a->report_path)
 		wr = write_report(ctx, a->report_path);
 	if (!a->opts.dry_run && !res->fatal) {

@@ -195,6 +195,8 @@ kv rootfs_requests_initrd "$(awk '/^ *"rootfs": [0-9]/ { v = $2; gsub(/,/, "", v
 kv report_booted "$(present /run/modpreload/booted.json)"
 kv report_kept "$(present /var/lib/modpreload/last-report.json)"
 kv report_kept_initrd "$(present /var/lib/modpreload/last-initramfs-report.json)"
+# the booted run's lookups, for the next boot (modpreload --lookups)
+kv lookups_kept "$(present /var/lib/modpreload/lookups)"
 # when each run handed over (ms after it started; empty: it did not), what
 # it held and what it left to the kernel to join ("-": none)
 handover() { # REPORT: "AT_MS HELD,HELD JOINED,JOINED"
