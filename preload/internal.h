@@ -252,6 +252,9 @@ struct mp_result {
 	 * the first load: the context (indexes, config, stale holds), the
 	 * requests (lists, command line, the coldplug scan), the waves */
 	uint64_t planned_ctx, planned_req, planned;
+	/* lookups answered from the last boot's file (--lookups) and by
+	 * libkmod; indexes not walked, as the same as when checked (known.c) */
+	unsigned lookups_known, lookups_libkmod, indexes_known;
 	struct mp_kstats *kstats_before, *kstats_after;
 	/* what duplicates would cost the kernel if each reached it (dupcost.c),
 	 * when estimated (opts.estimate) */

@@ -193,9 +193,10 @@ static int check_indexes(struct mp_ctx *ctx, size_t from, size_t end, unsigned *
 		}
 		/* as it was when the last boot's check of it passed (known.c):
 		 * modules.dep.bin is mapped all the same */
-		if (i != SYMBOLS && mp_known_index_same(ctx, i, id))
+		if (i != SYMBOLS && mp_known_index_same(ctx, i, id)) {
 			r = i == 0 ? mp_index_map(path, &ctx->depbin, &ctx->depbin_len, false) : 0;
-		else if (i == 0)
+			ctx->result.indexes_known++;
+		} else if (i == 0)
 			r = mp_index_map(path, &ctx->depbin, &ctx->depbin_len, true);
 		else if (i == SYMBOLS)
 			r = mp_index_check_head(path);

@@ -74,8 +74,10 @@ int mp_plan_lookup(struct mp_ctx *ctx, const char *key, const char *alias, struc
 	*n = 0;
 	if (known) {
 		r = from_known(kmod, known, mods, n);
-		if (r == 0)
+		if (r == 0) {
+			mp_ctx_result(ctx)->lookups_known++;
 			goto learn;
+		}
 		mp_plan_lookup_free(*mods, *n);
 		*mods = NULL;
 		*n = 0;
@@ -85,6 +87,7 @@ int mp_plan_lookup(struct mp_ctx *ctx, const char *key, const char *alias, struc
 	/* a bad modules.symbols.bin is libkmod's to read past, not ours */
 	if (strncmp(key, "symbol:", 7) == 0 && mp_moddir_symbols(ctx) < 0)
 		return 0;
+	mp_ctx_result(ctx)->lookups_libkmod++;
 	r = kmod_module_new_from_lookup(kmod, key, &list);
 	if (r < 0) {
 		mp_warn(ctx, "%s: lookup failed (%s)", alias, mp_errno_name(-r));

@@ -6,10 +6,8 @@
  * would have cost the kernel (dupcost.c). It may call every stage before
  * it, base to load. Both read the plan after the scheduler is done with it.
  */
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -215,6 +213,9 @@ static void json_planned(struct mp_json *j, const struct mp_result *res, const s
 	mp_json_ms(j, "requests_ms", res->planned_req);
 	mp_json_ms(j, "waves_ms", res->planned);
 	mp_json_ms(j, "sysfs_ms", cp->scan_ns - cp->lookup_ns);
+	mp_json_u64(j, "lookups_known", res->lookups_known);
+	mp_json_u64(j, "lookups_libkmod", res->lookups_libkmod);
+	mp_json_u64(j, "indexes_known", res->indexes_known);
 	mp_json_obj_end(j);
 }
 
@@ -581,16 +582,15 @@ void mp_report_summary(struct mp_ctx *ctx)
 	else
 		mp_log(ctx, MP_LOG_NOTICE, "%u loaded, %u already live, %u builtin, %u failed, %u skipped, "
 		       "%u hung (%u of those: no device for a coldplug driver); %d waves in %.1f ms; "
-		       "critical path %.1f ms: %s",
-		       t.by_state[MP_LOADED], t.by_state[MP_LIVE], t.by_state[MP_BUILTIN],
-		       t.by_state[MP_FAILED], t.by_state[MP_SKIPPED] - t.to_udev - t.to_names,
-		       t.by_state[MP_HUNG], t.no_device, t.nwaves,
-		       (double)res->elapsed / 1e6, (double)cns / 1e6, crit);
+		       "critical path %.1f ms: %s", t.by_state[MP_LOADED], t.by_state[MP_LIVE], t.by_state[MP_BUILTIN],
+		       t.by_state[MP_FAILED], t.by_state[MP_SKIPPED] - t.to_udev - t.to_names, t.by_state[MP_HUNG],
+		       t.no_device, t.nwaves, (double)res->elapsed / 1e6, (double)cns / 1e6, crit);
 	/* what the first load waited for: the boot waits for it too */
-	mp_log(ctx, MP_LOG_NOTICE, "planned in %.1f ms: context %.1f, requests %.1f (sysfs %.1f, %u "
-	       "dirs), waves %.1f", (double)res->planned / 1e6, (double)res->planned_ctx / 1e6,
-	       (double)(res->planned_req - res->planned_ctx) / 1e6, (double)(cp->scan_ns - cp->lookup_ns) / 1e6,
-	       cp->dirs, (double)(res->planned - res->planned_req) / 1e6);
+	mp_log(ctx, MP_LOG_NOTICE, "planned in %.1f ms: context %.1f, requests %.1f (sysfs %.1f, %u dirs), waves "
+	       "%.1f; lookups %u known, %u by libkmod; indexes %u known", (double)res->planned / 1e6,
+	       (double)res->planned_ctx / 1e6, (double)(res->planned_req - res->planned_ctx) / 1e6,
+	       (double)(cp->scan_ns - cp->lookup_ns) / 1e6, cp->dirs, (double)(res->planned - res->planned_req) / 1e6,
+	       res->lookups_known, res->lookups_libkmod, res->indexes_known);
 
 	summary_left(ctx, t.to_udev, false);
 	summary_left(ctx, t.to_names, true);

@@ -26,6 +26,8 @@ t_lookups() {
 	check "none yet: no word of it" eq "$(grep -c "$lk" "$t/err")" 0
 	check "kept: x finds a" grep -qx '= x a' "$lk"
 	check "kept: the indexes checked" eq "$(grep -c '^index ' "$lk")" 4
+	check "first: libkmod's lookups" eq "$(jq -c '.planned | [.lookups_known, .lookups_libkmod, .indexes_known]' \
+		"$t/r.json")" "[0,2,0]"
 	sed -i 's/^= x a$/= x c/' "$lk"
 	cp "$lk" "$work/lookups.c"
 	lookups_again
@@ -34,6 +36,8 @@ t_lookups() {
 	check "same tree: not libkmod's" not live a
 	check "same tree: y still b" live b
 	check "same tree: quiet" eq "$(grep -c "$lk" "$t/err")" 0
+	check "same tree: counted" eq "$(jq -c '.planned | [.lookups_known, .lookups_libkmod, .indexes_known]' \
+		"$t/r.json")" "[2,0,3]"
 	check "kept again" grep -qx '= x c' "$lk"
 	# modprobe.d's own alias for x: the file's answer is not used
 	cp "$work/lookups.c" "$lk"
