@@ -38,6 +38,12 @@
 # 64 and 128. MP_BOOTED_WITHOUT=1 (and make check-full) adds the "without" boot here;
 # MP_BOOTED_CPUS (default 16). "with" alone: about 5 minutes, 2 more the
 # first time (mmdebstrap, the image, the root disk).
+#   second    (make check-full on bookworm, or MP_BOOTED_SECOND=1) the
+#             same root booted again, as a machine's second boot: the
+#             booted run starts with the lookups the first kept
+#             (/var/lib/modpreload/lookups), answers lookups from them and
+#             walks no index again (its report's counts), and the boot
+#             passes the "with" checks again with the same modules loaded
 # Usage: booted-once.sh [bookworm|trixie|trixie-itools|trixie-ng|sid|seven]: trixie
 # (booted-once-trixie.sh) makes the same checks on Debian trixie's 6.12 and
 # a trixie root (harness/booted/host.sh's BT_SUITE), named
@@ -77,6 +83,15 @@ details() { # LABEL RESULT
 }
 
 with=$DEB_WORK/logs/with-$smp.txt
+# make check-full on bookworm, or MP_BOOTED_SECOND=1: the first
+# with-boot's lookups are kept (BT_LOOKUPS) for a second boot of the root
+second=${MP_BOOTED_SECOND:-0}
+[ "${MP_FULL:-0}" = 1 ] && [ "$BT_SUITE" = bookworm ] && second=${MP_BOOTED_SECOND:-1}
+if [ "$second" = 1 ]; then
+	BT_LOOKUPS=$DEB_WORK/lookups-check
+	rm -f "$BT_LOOKUPS"
+	export BT_LOOKUPS
+fi
 rc=0
 # two of QEMU's pci-testdev: the booted unit leaves to udev a driver that
 # one device alone asks for (--leave-single), and holds one that two ask for
@@ -88,6 +103,34 @@ verdict "$name/with-${smp}cpu" "$(($(mpt_num initrd.calls "$with") + $(mpt_num b
 ho_check "$with" mpt_multi_user booted
 ho_details "with modpreload, hand-over, $smp vCPUs" "$with"
 verdict "$name/handover-${smp}cpu" "$(ho_summary "$with")"
+
+# The next boot of the same root, as a machine's second: the booted run
+# starts with the lookups the first kept (/var/lib/modpreload/lookups,
+# modpreload --lookups), answers its lookups from them and walks no index
+# again, and the boot is what the first was: the same checks, from the
+# kernel's tracepoints, and the same modules, each loaded once
+if [ "$second" = 1 ]; then
+	again=$DEB_WORK/logs/with-second-$smp.txt
+	rc=0
+	set --
+	if [ ! -s "$BT_LOOKUPS" ]; then
+		fail "the first boot kept no /var/lib/modpreload/lookups"
+	else
+		bt_case_boot "$again" "$smp" with "$HO_DEVICE $HO_DEVICE" "$(ho_args "${MP_BOOTED_SLOW_MS:-300000}")" ||
+			rc=$?
+		[ "$rc" = 0 ] || fail "$(mpt_boot_why "$rc" "$again")"
+		bt_check_with "$again"
+		# shellcheck disable=SC2046 # three numbers
+		set -- $(mpt_get booted_lookups "$again")
+		[ "${1:-0}" -gt 0 ] 2>/dev/null || fail "the booted run answered no lookup from the file ($*)"
+		[ "${3:-0}" -ge 3 ] 2>/dev/null || fail "it walked the indexes again ($*)"
+		eq "modules loaded, against the first boot's" "$(mpt_num boot.modules "$again")" \
+			"$(mpt_num boot.modules "$with")"
+		details "with modpreload, the second boot, $smp vCPUs" "$again"
+	fi
+	verdict "$name/second-${smp}cpu" "lookups known, by libkmod, indexes known: $*; $(($(mpt_num initrd.calls "$again") + $(mpt_num booted.calls "$again"))) calls for $(mpt_num boot.modules "$again") modules"
+	unset BT_LOOKUPS
+fi
 
 [ "${MP_BOOTED_WITHOUT:-${MP_FULL:-0}}" = 1 ] || exit 0
 without=$DEB_WORK/logs/without-$smp.txt

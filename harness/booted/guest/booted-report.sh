@@ -195,8 +195,13 @@ kv rootfs_requests_initrd "$(awk '/^ *"rootfs": [0-9]/ { v = $2; gsub(/,/, "", v
 kv report_booted "$(present /run/modpreload/booted.json)"
 kv report_kept "$(present /var/lib/modpreload/last-report.json)"
 kv report_kept_initrd "$(present /var/lib/modpreload/last-initramfs-report.json)"
-# the booted run's lookups, for the next boot (modpreload --lookups)
+# the booted run's lookups, for the next boot (modpreload --lookups), and
+# this boot's: "KNOWN LIBKMOD INDEXES" (answered from the last boot's file,
+# looked up by libkmod, indexes not walked again)
 kv lookups_kept "$(present /var/lib/modpreload/lookups)"
+kv booted_lookups "$(for k in lookups_known lookups_libkmod indexes_known; do
+	grep -o "\"$k\": *[0-9]*" /run/modpreload/booted.json 2>/dev/null | grep -o '[0-9]*$' || echo -
+done | paste -sd' ' -)"
 # when each run handed over (ms after it started; empty: it did not), what
 # it held and what it left to the kernel to join ("-": none)
 handover() { # REPORT: "AT_MS HELD,HELD JOINED,JOINED"
