@@ -91,7 +91,8 @@ t_output() {
 	check "head got its 10 bytes" eq "$(wc -c <"$t/head")" 10
 	check "closed pipe: exit 4" eq "$(cat "$t/rc")" 4
 	check "closed pipe: says so" grep -q "standard output: cannot write the report: Broken pipe (EPIPE)" "$t/err"
-	check "closed pipe: no blame on the index" eq "$(grep -c index "$t/err")" 0
+	# (an index is blamed by its file's name; the summary counts indexes)
+	check "closed pipe: no blame on an index" eq "$(grep -c 'modules\.[a-z.]*bin' "$t/err")" 0
 	LD_PRELOAD=$shim MP_SHIM_SYSFS=$t/sys MP_SHIM_LOG=$t/log "$bin" -d "$t/root" -S 1.0 \
 		--sysfs "$t/sys" --cmdline "$t/cmdline" --no-default-config -r - a >/dev/full 2>"$t/err"
 	rc=$?
