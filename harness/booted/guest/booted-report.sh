@@ -81,6 +81,9 @@
 #                                            it loaded, found live or failed
 #   nodev_blacklist=a,b                       /run/modprobe.d/modpreload-nodev.conf
 #   report_initrd, report_booted, report_kept present|absent
+#   lookups_kept                              present|absent: /var/lib/modpreload/lookups
+#   booted_lookups "KNOWN LIBKMOD INDEXES"    the booted run's lookups from the last
+#                                            boot's file, by libkmod; indexes not walked
 #   handover_initrd, handover_booted          "AT_MS HELD,... JOINED,..." from each
 #                                            report ("-": none; empty: that run
 #                                            did not hand over)
