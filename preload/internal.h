@@ -320,6 +320,12 @@ int mp_moddir_reopen(struct mp_ctx *ctx);
 const char *mp_known_lookup(const struct mp_ctx *ctx, const char *key);
 void mp_known_learn(struct mp_ctx *ctx, const char *key, const char *const *names, int n);
 bool mp_known_blacklisted(const struct mp_ctx *ctx, const char *name);
+/* the kinds of alias that lead to a module in modules.alias */
+#define MP_ALIAS_DEVICE 1 /* a device's (udev may ask) */
+#define MP_ALIAS_KERNEL 2 /* the kernel's own request (fs-*, crypto-*, ...) */
+int mp_known_alias_kinds(const struct mp_ctx *ctx, const struct stat *st, const char *name);
+void mp_known_learn_kinds(struct mp_ctx *ctx, const struct stat *st, const char *name, int kinds);
+void mp_known_alias_used(struct mp_ctx *ctx, bool walked);
 void mp_known_write(struct mp_ctx *ctx);
 /* before a "symbol:" lookup: 0 when modules.symbols.bin is whole */
 int mp_moddir_symbols(struct mp_ctx *ctx);
@@ -503,6 +509,8 @@ int mp_outcome_exit_status(const struct mp_ctx *ctx, int run_err, int report_err
 bool mp_handover_possible(struct mp_ctx *ctx, const char *dir, bool soon);
 void mp_handover_mark_urgent(struct mp_ctx *ctx); /* what must be final, first */
 void mp_handover_prefetch(const struct mp_ctx *ctx); /* modules.alias, read soon */
+/* holdable.c: which modules may be held (mp_module ho.holdable, ho.udev_alias) */
+void mp_handover_mark_holdable(struct mp_ctx *ctx);
 /* udevd's queue file beside the hold directory (/run/udev/queue) */
 int mp_handover_udev_queue(const char *dir, char *path, size_t size);
 bool mp_handover_device_alias(const char *alias); /* "bus:...", not fs-*, devname: */

@@ -15,7 +15,11 @@
  *   - a digest of what else a lookup reads (modprobe.d's aliases and
  *     install and remove commands, the kernel, the directory), and what
  *     each key's lookup found, before any blacklist: with the same indexes
- *     and the same digest, libkmod would find the same.
+ *     and the same digest, libkmod would find the same;
+ *   - the identity of modules.alias (the text) and, for each module the
+ *     hand-over looked at, which kinds of alias lead to it there (a
+ *     device's, the kernel's): with the same file, the hand-over need not
+ *     read its 1.3 MB again to know what it may hold.
  * Anything else (another kernel, a changed index or alias, a line that is
  * not ours) and the file is not used: the run checks and looks up as if
  * there were none. It is root's, as the indexes are, and says only which
@@ -30,7 +34,8 @@
 
 #include "ctx.h"
 
-#define KNOWN_MAGIC "modpreload lookups 1"
+#define KNOWN_MAGIC "modpreload lookups 2"
+#define ALIAS_TEXT "modules.alias"
 #define KNOWN_MAX (8u << 20)
 
 struct mp_known {
@@ -46,6 +51,10 @@ struct mp_known {
 	struct mp_strmap *options;   /* modprobe.d's options lines: their keys */
 	struct mp_strmap *blacklist; /* modprobe.d's blacklist */
 	bool broken;             /* out of memory while learning: write nothing */
+	struct mp_index_id alias_was, alias_now; /* modules.alias: the file's, this run's */
+	struct mp_strmap *kinds;          /* module -> MP_ALIAS_*, from the file */
+	struct mp_strmap *kinds_learned;  /* this run's, written */
+	bool alias_counted, alias_read;   /* as an index not walked; walked after all */
 };
 
 static struct mp_known *known(struct mp_ctx *ctx)
@@ -65,6 +74,8 @@ void mp_known_free(struct mp_known *k)
 	mp_strmap_free(k->learned);
 	mp_strmap_free(k->options);
 	mp_strmap_free(k->blacklist);
+	mp_strmap_free(k->kinds);
+	mp_strmap_free(k->kinds_learned);
 	free(k);
 }
 
@@ -143,12 +154,40 @@ static int parse_index(struct mp_known *k, char *rest)
 	id.mtime = (struct timespec){ .tv_sec = (time_t)ms, .tv_nsec = (long)mn };
 	id.ctime = (struct timespec){ .tv_sec = (time_t)cs, .tv_nsec = (long)cn };
 found:
+	if (strcmp(rest, ALIAS_TEXT) == 0) {
+		k->alias_was = id;
+		return 0;
+	}
 	for (i = 0; i < MP_NINDEXES; i++)
 		if (strcmp(rest, mp_indexes[i]) == 0) {
 			k->was[i] = id;
 			return 0;
 		}
 	return -EBADMSG;
+}
+
+/* "NAME [device] [kernel]": the kinds of alias that lead to NAME */
+static int parse_kinds(struct mp_known *k, char *rest)
+{
+	char *w = strchr(rest, ' '), *e;
+	int kinds = 0;
+
+	if (w)
+		*w++ = '\0';
+	if (!plain(rest, true))
+		return -EBADMSG;
+	for (; w && *w; w = *e ? e + 1 : e) {
+		e = strchrnul(w, ' ');
+		if (e - w == 6 && memcmp(w, "device", 6) == 0)
+			kinds |= MP_ALIAS_DEVICE;
+		else if (e - w == 6 && memcmp(w, "kernel", 6) == 0)
+			kinds |= MP_ALIAS_KERNEL;
+		else
+			return -EBADMSG;
+	}
+	if (k->kinds == NULL && (k->kinds = mp_strmap_new()) == NULL)
+		return -ENOMEM;
+	return mp_strmap_put(k->kinds, rest, kinds);
 }
 
 /* Cuts the file's lines in place; the names of "= key names" stay in text. */
@@ -168,7 +207,7 @@ static int parse(struct mp_ctx *ctx, struct mp_known *k, size_t len, const char 
 		*nl = '\0';
 		if (++n == 1) {
 			if (strcmp(line, KNOWN_MAGIC) != 0)
-				return -EBADMSG;
+				return strncmp(line, "modpreload lookups ", 19) == 0 ? -EPROTO : -EBADMSG;
 		} else if (strncmp(line, "= ", 2) == 0) {
 			sp = strchr(line + 2, ' ');
 			if (sp)
@@ -186,6 +225,9 @@ static int parse(struct mp_ctx *ctx, struct mp_known *k, size_t len, const char 
 			}
 		} else if (strncmp(line, "index ", 6) == 0) {
 			if (parse_index(k, line + 6) < 0)
+				return -EBADMSG;
+		} else if (strncmp(line, "kinds ", 6) == 0) {
+			if (parse_kinds(k, line + 6) < 0)
 				return -EBADMSG;
 		} else if (strncmp(line, "kernel ", 7) == 0) {
 			kernel = strcmp(line + 7, ctx->env.kver) == 0;
@@ -218,16 +260,23 @@ void mp_known_read(struct mp_ctx *ctx)
 		mp_log(ctx, MP_LOG_DEBUG, "%s: none yet: checking and looking up from scratch", path);
 		return;
 	}
+	if (r == 0 && len == 0)
+		r = -EBADMSG;
 	if (r == 0)
 		r = parse(ctx, k, len, &digest);
 	if (r == 0 && digest && strlen(digest) == 16)
 		memcpy(k->digest, digest, 17);
-	if (r < 0) {
+	if (r == -EPROTO)
+		mp_log(ctx, MP_LOG_INFO, "%s: written by another version of modpreload: not used", path);
+	else if (r < 0)
 		mp_warn(ctx, "%s: %s (%s): not used; checking and looking up from scratch", path,
 			r == -EBADMSG ? "not a modpreload lookup cache" : strerror(-r), mp_errno_name(-r));
+	if (r < 0) {
 		k->tree = false;
 		mp_strmap_free(k->keys);
 		k->keys = NULL;
+		mp_strmap_free(k->kinds);
+		k->kinds = NULL;
 		return;
 	}
 	if (!k->tree)
@@ -321,21 +370,16 @@ const char *mp_known_lookup(const struct mp_ctx *ctx, const char *key)
 	return k->text + off;
 }
 
-/* What this run's lookup of key found, for the next boot. */
-void mp_known_learn(struct mp_ctx *ctx, const char *key, const char *const *names, int n)
+/* Room for need more bytes of lines to write, and key not written yet
+ * (added to *learned); false with nothing to do, or out of memory. */
+static bool reserve(struct mp_known *k, struct mp_strmap **learned, const char *key, size_t need)
 {
-	struct mp_known *k = known(ctx);
-	size_t need = strlen(key) + 4;
-	int i, unused;
+	int unused;
 
-	if (k == NULL || k->broken || ctx->opts.lookups_out == NULL || !plain(key, false))
-		return;
-	if (k->learned == NULL && (k->learned = mp_strmap_new()) == NULL)
+	if (*learned == NULL && (*learned = mp_strmap_new()) == NULL)
 		goto broken;
-	if (mp_strmap_get(k->learned, key, &unused) == 0)
-		return;
-	for (i = 0; i < n; i++)
-		need += strlen(names[i]) + 1;
+	if (mp_strmap_get(*learned, key, &unused) == 0)
+		return false;
 	if (k->len + need > k->cap) {
 		size_t cap = (k->cap ? k->cap * 2 : 16384) + need;
 		char *p = realloc(k->out, cap);
@@ -345,15 +389,90 @@ void mp_known_learn(struct mp_ctx *ctx, const char *key, const char *const *name
 		k->out = p;
 		k->cap = cap;
 	}
-	if (mp_strmap_put(k->learned, key, 0) < 0)
-		goto broken;
+	if (mp_strmap_put(*learned, key, 0) == 0)
+		return true;
+broken:
+	k->broken = true;
+	return false;
+}
+
+/* What this run's lookup of key found, for the next boot. */
+void mp_known_learn(struct mp_ctx *ctx, const char *key, const char *const *names, int n)
+{
+	struct mp_known *k = known(ctx);
+	size_t need = strlen(key) + 4;
+	int i;
+
+	if (k == NULL || k->broken || ctx->opts.lookups_out == NULL || !plain(key, false))
+		return;
+	for (i = 0; i < n; i++)
+		need += strlen(names[i]) + 1;
+	if (!reserve(k, &k->learned, key, need))
+		return;
 	k->len += (size_t)sprintf(k->out + k->len, "= %s", key);
 	for (i = 0; i < n; i++)
 		k->len += (size_t)sprintf(k->out + k->len, " %s", names[i]);
 	k->out[k->len++] = '\n';
-	return;
-broken:
-	k->broken = true;
+}
+
+/*
+ * The kinds of alias (MP_ALIAS_*) that lead to name in modules.alias, as
+ * the last boot read them from a file with the identity st has; -1: read it.
+ */
+int mp_known_alias_kinds(const struct mp_ctx *ctx, const struct stat *st, const char *name)
+{
+	const struct mp_known *k = ctx->known;
+	struct mp_index_id now;
+	int kinds;
+
+	if (k == NULL || !k->tree || k->kinds == NULL)
+		return -1;
+	mp_index_id_of(st, &now);
+	if (!same_id(&k->alias_was, &now) || mp_strmap_get(k->kinds, name, &kinds) < 0)
+		return -1;
+	return kinds;
+}
+
+/* What this run knows of name's aliases in modules.alias (identity st),
+ * for the next boot. */
+void mp_known_learn_kinds(struct mp_ctx *ctx, const struct stat *st, const char *name, int kinds)
+{
+	struct mp_known *k = known(ctx);
+
+	if (k == NULL || k->broken || ctx->opts.lookups_out == NULL || !plain(name, true) ||
+	    !reserve(k, &k->kinds_learned, name, strlen(name) + 24))
+		return;
+	mp_index_id_of(st, &k->alias_now);
+	k->len += (size_t)sprintf(k->out + k->len, "kinds %s%s%s\n", name, kinds & MP_ALIAS_DEVICE ? " device" : "",
+				  kinds & MP_ALIAS_KERNEL ? " kernel" : "");
+}
+
+/* modules.alias counted as an index not walked (walked: false, once), or
+ * not after all, as it was walked for a module the file did not have */
+void mp_known_alias_used(struct mp_ctx *ctx, bool walked)
+{
+	struct mp_known *k = ctx->known;
+
+	if (k == NULL || k->alias_read)
+		return;
+	if (walked) {
+		k->alias_read = true;
+		if (k->alias_counted)
+			ctx->result.indexes_known--;
+	} else if (!k->alias_counted) {
+		k->alias_counted = true;
+		ctx->result.indexes_known++;
+	}
+}
+
+/* "index NAME DEV INO SIZE MTIME.NS CTIME.NS", or "index NAME -" */
+static int id_line(char *buf, size_t size, const char *name, const struct mp_index_id *id)
+{
+	if (!id->present)
+		return snprintf(buf, size, "index %s -\n", name);
+	return snprintf(buf, size, "index %s %llu %llu %lld %lld.%09ld %lld.%09ld\n", name, id->dev, id->ino,
+			id->size, (long long)id->mtime.tv_sec, id->mtime.tv_nsec, (long long)id->ctime.tv_sec,
+			id->ctime.tv_nsec);
 }
 
 static int fill(int fd, void *data)
@@ -367,19 +486,11 @@ static int fill(int fd, void *data)
 	n = snprintf(head, sizeof(head), KNOWN_MAGIC "\nkernel %s\ndir %s\nconfig %s\n", ctx->env.kver,
 		     ctx->env.moddir, k->digest);
 	r = mp_write_full(fd, head, (size_t)n);
-	for (i = 0; i < MP_NINDEXES && r == 0; i++) {
-		const struct mp_index_id *id = &ctx->now[i];
-
-		if (!id->checked)
-			continue;
-		if (!id->present)
-			n = snprintf(head, sizeof(head), "index %s -\n", mp_indexes[i]);
-		else
-			n = snprintf(head, sizeof(head), "index %s %llu %llu %lld %lld.%09ld %lld.%09ld\n",
-				     mp_indexes[i], id->dev, id->ino, id->size, (long long)id->mtime.tv_sec,
-				     id->mtime.tv_nsec, (long long)id->ctime.tv_sec, id->ctime.tv_nsec);
-		r = mp_write_full(fd, head, (size_t)n);
-	}
+	for (i = 0; i < MP_NINDEXES && r == 0; i++)
+		if (ctx->now[i].checked)
+			r = mp_write_full(fd, head, (size_t)id_line(head, sizeof(head), mp_indexes[i], &ctx->now[i]));
+	if (r == 0 && k->alias_now.present)
+		r = mp_write_full(fd, head, (size_t)id_line(head, sizeof(head), ALIAS_TEXT, &k->alias_now));
 	return r == 0 && k->len ? mp_write_full(fd, k->out, k->len) : r;
 }
 

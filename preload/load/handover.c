@@ -47,7 +47,6 @@
  * kept open from before) to open what it loads later and write what it
  * writes at the end.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libkmod.h>
@@ -55,7 +54,6 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -70,98 +68,6 @@
 /* how long it must stay empty: it empties for an instant between the
  * batches of udev's trigger (subsystems, then devices) */
 #define MP_QUEUE_QUIET_MS 3000u
-
-/* "bus:...": what a device's MODALIAS looks like. The kernel's own
- * requests have no bus (fs-xfs, crypto-aes, net-pf-10, char-major-10-229);
- * devname: is a /dev node that kmod's static nodes make the kernel ask for
- * by its char-major alias. */
-bool mp_handover_device_alias(const char *a)
-{
-	const char *c = strchr(a, ':'), *p;
-
-	if (c == NULL || c == a || strncmp(a, "devname:", 8) == 0)
-		return false;
-	for (p = a; p < c; p++)
-		if (!isalnum((unsigned char)*p) && *p != '_' && *p != '-' && *p != '*')
-			return false;
-	return true;
-}
-
-/*
- * A bare word of lower-case letters (acpi_cpufreq's "acpi"): an old name a
- * module kept with MODULE_ALIAS, not a kernel request. The kernel asks by
- * formats with a parameter (fs-%s, crypto-%s, net-pf-%d, char-major-%d-%d,
- * nls_%s, binfmt-%04x, ...), never by such a word, so it does not make a
- * module unholdable. It did: acpi_cpufreq, which every CPU's modalias asks
- * for, could then be neither held nor joined, and the booted run's
- * hand-over waited for its init() (13 s of a 16-vCPU boot under TCG).
- */
-static bool legacy_name(const char *a)
-{
-	const char *p;
-
-	for (p = a; *p; p++)
-		if (*p < 'a' || *p > 'z')
-			return false;
-	return p != a;
-}
-
-static int mark_alias(void *data, const char *alias, int idx)
-{
-	struct mp_module *m = &mp_ctx_plan(data)->mods[idx];
-
-	if (mp_handover_device_alias(alias))
-		m->ho.udev_alias = true;
-	else if (!legacy_name(alias))
-		m->ho.holdable = MP_HOLD_NO;
-	return 0;
-}
-
-/*
- * Marks the modules not final yet that only device aliases lead to, and
- * those a device alias leads to at all (udev may ask for them), from the
- * alias index (mp_aliases_map): read at the first look, and again only when
- * modules were planned after it, for those. Without it, none is holdable
- * and each may be udev's (the run waits, as it did before).
- */
-static void mark_holdable(struct mp_ctx *ctx)
-{
-	struct mp_plan *p = mp_ctx_plan(ctx);
-	_cleanup_(mp_strmap_freep) struct mp_strmap *want = mp_strmap_new();
-	struct mp_alias_filter filter = { 0 };
-	char path[PATH_MAX + 32];
-	void *map = NULL;
-	size_t len = 0;
-	int i, r;
-
-	snprintf(path, sizeof(path), "%s/modules.alias", mp_ctx_env(ctx)->moddir);
-	r = want ? mp_aliases_map(mp_ctx_kmod(ctx), path, &map, &len) : -ENOMEM;
-	for (i = 0; i < p->nmods; i++) {
-		struct mp_module *m = &p->mods[i];
-
-		if (m->ho.holdable != MP_HOLD_UNASKED || mp_state_done(m->state))
-			continue;
-		m->ho.holdable = r < 0 || m->path == NULL || mp_module_named(m) ? MP_HOLD_NO : MP_HOLD_YES;
-		m->ho.udev_alias = r < 0 || m->path == NULL;
-		if (m->ho.udev_alias)
-			continue;
-		if (mp_strmap_put(want, m->name, i) < 0)
-			m->ho.holdable = MP_HOLD_NO, m->ho.udev_alias = true;
-		else
-			mp_alias_filter_add(&filter, m->name);
-	}
-	if (r < 0)
-		mp_log(ctx, MP_LOG_INFO, "%s: %s; waiting for every init()", path, mp_errno_name(-r));
-	else if (map) {
-		(void)mp_aliases_each(map, len, want, &filter, mark_alias, ctx);
-		munmap(map, len);
-	}
-	for (i = 0; i < p->nmods; i++)
-		if (p->mods[i].ho.holdable == MP_HOLD_NO && !mp_state_done(p->mods[i].state))
-			mp_log(ctx, MP_LOG_DEBUG, "%s: asked for by name or by a kernel alias: not held; the "
-			       "run waits for it%s", p->mods[i].name,
-			       p->mods[i].ho.udev_alias ? "" : " until our load of it is in the kernel");
-}
 
 /* The kernel joins a second finit_module of M's file to ours (6.5 and
  * later, idempotent_init_module): the file is plain, or in the format the
@@ -228,7 +134,7 @@ static bool may_join(const struct mp_ctx *ctx, const struct mp_module *m, const 
 	       errno == ENOENT;
 }
 
-/* mark_holdable() when a module not final has not been looked at yet:
+/* mp_handover_mark_holdable() when a module not final has not been looked at yet:
  * it reads the whole alias index */
 static void mark_new(struct mp_ctx *ctx)
 {
@@ -237,24 +143,9 @@ static void mark_new(struct mp_ctx *ctx)
 
 	for (i = 0; i < p->nmods; i++)
 		if (!mp_state_done(p->mods[i].state) && p->mods[i].ho.holdable == MP_HOLD_UNASKED) {
-			mark_holdable(ctx);
+			mp_handover_mark_holdable(ctx);
 			return;
 		}
-}
-
-/* soon: modules.alias is read (mark_holdable) once the requests are
- * planned; its pages are asked for at the start, so that the disk reads
- * them while sysfs is walked (1.3 MB on Debian, read cold in the booted
- * system, where the waves step took 0.1-0.5 s under TCG) */
-void mp_handover_prefetch(const struct mp_ctx *ctx)
-{
-	char path[PATH_MAX + 32];
-	_cleanup_close_ int fd = -1;
-
-	snprintf(path, sizeof(path), "%s/modules.alias", mp_ctx_env(ctx)->moddir);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0)
-		(void)posix_fadvise(fd, 0, 0, POSIX_FADV_WILLNEED);
 }
 
 /*

@@ -91,6 +91,16 @@ t_lookups_bad() {
 	lookups_again
 	run --lookups "$lk" x
 	check "cut: said" grep -q "$lk: not a modpreload lookup cache" "$t/err"
+: >"$lk"
+	lookups_again
+	run --lookups "$lk" x
+	check "empty: said" grep -q "$lk: not a modpreload lookup cache (EBADMSG)" "$t/err"
+	check "empty: libkmod's" live a
+	sed '1s/.*/modpreload lookups 1/' "$work/lookups.c" >"$lk"
+	lookups_again
+	run -v --lookups "$lk" x
+	check "another version: said" grep -q "$lk: written by another version of modpreload: not used" "$t/err"
+	check "another version: libkmod's" live a
 	sed 's/^kernel 1.0$/kernel 9.9/' "$work/lookups.c" >"$lk"
 	lookups_again
 	run -v --lookups "$lk" x
@@ -106,4 +116,45 @@ t_lookups_bad() {
 	check "corrupt index: nothing by the file's word" not live c
 	check "corrupt index: nor by the bad index" not live a
 	check "corrupt index: not found, exit 1" eq "$rc" 1
+}
+
+# The hand-over's kinds of alias per module (what it may hold) are kept too,
+# and used while modules.alias is the same file. Shown from the holds: the
+# file is made to say a kernel alias leads to slow, and slow is not held;
+# the run waits for it instead. A new modules.alias and it is held again.
+t_lookups_holds() {
+	lk=$work/lookups
+	rm -f "$lk"
+	handover_setup
+	RULES=slow:0:2000
+	run_handover --lookups-out "$lk"
+	check "first: slow held" [ -e "$held/modpreload-held-slow.conf" ]
+	check "first: the child reported" wait_report
+	check "kept: slow's kinds" grep -qx 'kinds slow device' "$lk"
+	check "kept: user's kinds" grep -qx 'kinds user device' "$lk"
+	check "kept: modules.alias's identity" grep -Eq '^index modules.alias [0-9]+ [0-9]+ [0-9]+ ' "$lk"
+	sed -i 's/^kinds slow device$/kinds slow device kernel/' "$lk"
+	cp "$lk" "$work/lookups.k"
+	lookups_again
+	rm -rf "$held" "$t/r.json" "$t/run/udev"
+	RULES=slow:0:2000
+	run_handover -vv --lookups "$lk" --lookups-out "$lk"
+	check "same file: slow not held" [ ! -e "$held/modpreload-held-slow.conf" ]
+	check "same file: the run waited for slow" eq "$(ended slow)" 1
+	check "same file: said" grep -q "slow: asked for by name or by a kernel alias: not held" "$t/err"
+	check "same file: the child reported" wait_report
+	check "same file: modules.alias not walked, counted" eq "$(jq .planned.indexes_known "$t/r.json")" 4
+	check "kept again: slow's kinds" grep -qx 'kinds slow device kernel' "$lk"
+	al=$t/root/lib/modules/1.0/modules.alias
+	cp "$al" "$al.new" && mv "$al.new" "$al"
+	cp "$work/lookups.k" "$lk"
+	lookups_again
+	rm -rf "$held" "$t/r.json" "$t/run/udev"
+	RULES=slow:0:2000
+	run_handover --lookups "$lk" --lookups-out "$lk"
+	check "new modules.alias: slow held" [ -e "$held/modpreload-held-slow.conf" ]
+	check "new modules.alias: the child reported" wait_report
+	check "new modules.alias: walked" eq "$(jq .planned.indexes_known "$t/r.json")" 3
+	check "new modules.alias: kept as it is" grep -qx 'kinds slow device' "$lk"
+	check "slow loaded once each time" eq "$(starts slow)" 1
 }
