@@ -324,6 +324,7 @@ bool mp_known_blacklisted(const struct mp_ctx *ctx, const char *name);
 #define MP_ALIAS_DEVICE 1 /* a device's (udev may ask) */
 #define MP_ALIAS_KERNEL 2 /* the kernel's own request (fs-*, crypto-*, ...) */
 int mp_known_alias_kinds(const struct mp_ctx *ctx, const struct stat *st, const char *name);
+bool mp_known_alias_same(const struct mp_ctx *ctx, const struct stat *st);
 void mp_known_learn_kinds(struct mp_ctx *ctx, const struct stat *st, const char *name, int kinds);
 void mp_known_alias_used(struct mp_ctx *ctx, bool walked);
 void mp_known_write(struct mp_ctx *ctx);

@@ -421,16 +421,23 @@ void mp_known_learn(struct mp_ctx *ctx, const char *key, const char *const *name
  */
 int mp_known_alias_kinds(const struct mp_ctx *ctx, const struct stat *st, const char *name)
 {
-	const struct mp_known *k = ctx->known;
-	struct mp_index_id now;
 	int kinds;
 
-	if (k == NULL || !k->tree || k->kinds == NULL)
-		return -1;
-	mp_index_id_of(st, &now);
-	if (!same_id(&k->alias_was, &now) || mp_strmap_get(k->kinds, name, &kinds) < 0)
+	if (!mp_known_alias_same(ctx, st) || mp_strmap_get(ctx->known->kinds, name, &kinds) < 0)
 		return -1;
 	return kinds;
+}
+
+/* modules.alias (identity st) is the one the last boot's kinds are of */
+bool mp_known_alias_same(const struct mp_ctx *ctx, const struct stat *st)
+{
+	const struct mp_known *k = ctx->known;
+	struct mp_index_id now;
+
+	if (k == NULL || !k->tree || k->kinds == NULL)
+		return false;
+	mp_index_id_of(st, &now);
+	return same_id(&k->alias_was, &now);
 }
 
 /* What this run knows of name's aliases in modules.alias (identity st),

@@ -104,12 +104,30 @@ static int read_kinds(struct mp_ctx *ctx, const char *path, const struct mp_strm
 	return 0;
 }
 
+/* a module of want: what it takes from the walk, and learned */
+static void mark_walked(struct mp_ctx *ctx, const struct mp_strmap *want, const unsigned char *kinds,
+			const struct stat *st)
+{
+	struct mp_plan *p = mp_ctx_plan(ctx);
+	int i, unused;
+
+	for (i = 0; i < p->nmods; i++)
+		if (mp_strmap_get(want, p->mods[i].name, &unused) == 0) {
+			mark_kinds(&p->mods[i], kinds[i]);
+			if (st)
+				mp_known_learn_kinds(ctx, st, p->mods[i].name, kinds[i]);
+		}
+}
+
 /*
  * Marks the modules not final yet that only device aliases lead to, and
  * those a device alias leads to at all (udev may ask for them), from the
  * alias index (mp_aliases_map): read at the first look, and again only when
  * modules were planned after it, for those; not read for a module the last
  * boot's file (known.c) has the kinds of, from the same modules.alias.
+ * With --lookups-out the final ones are looked at too, for the next boot,
+ * in which they may not be final yet: from the file, or in a walk this run
+ * makes anyway.
  */
 void mp_handover_mark_holdable(struct mp_ctx *ctx)
 {
@@ -117,17 +135,19 @@ void mp_handover_mark_holdable(struct mp_ctx *ctx)
 	_cleanup_(mp_strmap_freep) struct mp_strmap *want = mp_strmap_new();
 	_cleanup_free_ unsigned char *kinds = calloc((size_t)p->nmods + 1, 1);
 	struct mp_alias_filter filter = { 0 };
+	bool learn = mp_ctx_opts(ctx)->lookups_out != NULL;
 	char path[PATH_MAX + 32];
 	struct stat st;
-	bool have_id, same = false, walked = false;
+	bool have_id, same = false, walked = false, later = false;
 	int i, k;
 
 	snprintf(path, sizeof(path), "%s/modules.alias", mp_ctx_env(ctx)->moddir);
 	have_id = stat(path, &st) == 0;
 	for (i = 0; i < p->nmods; i++) {
 		struct mp_module *m = &p->mods[i];
+		bool done = mp_state_done(m->state);
 
-		if (m->ho.holdable != MP_HOLD_UNASKED || mp_state_done(m->state))
+		if (m->ho.holdable != MP_HOLD_UNASKED || (done && !learn))
 			continue;
 		m->ho.holdable = m->path == NULL || mp_module_named(m) ? MP_HOLD_NO : MP_HOLD_YES;
 		m->ho.udev_alias = m->path == NULL;
@@ -138,6 +158,8 @@ void mp_handover_mark_holdable(struct mp_ctx *ctx)
 			mark_kinds(m, k);
 			mp_known_learn_kinds(ctx, &st, m->name, k);
 			same = true;
+		} else if (done) {
+			later = true; /* in the walk, if there is one */
 		} else if (want == NULL || kinds == NULL || mp_strmap_put(want, m->name, i) < 0) {
 			m->ho.holdable = MP_HOLD_NO, m->ho.udev_alias = true;
 		} else {
@@ -145,15 +167,15 @@ void mp_handover_mark_holdable(struct mp_ctx *ctx)
 			walked = true;
 		}
 	}
+	for (i = 0; i < p->nmods && walked && later; i++)
+		if (mp_state_done(p->mods[i].state) && p->mods[i].path &&
+		    (!have_id || mp_known_alias_kinds(ctx, &st, p->mods[i].name) < 0) &&
+		    mp_strmap_put(want, p->mods[i].name, i) == 0)
+			mp_alias_filter_add(&filter, p->mods[i].name);
 	if (walked && read_kinds(ctx, path, want, &filter, kinds) < 0)
 		mark_unknown(p, want);
 	else if (walked)
-		for (i = 0; i < p->nmods; i++)
-			if (mp_strmap_get(want, p->mods[i].name, &k) == 0) {
-				mark_kinds(&p->mods[i], kinds[i]);
-				if (have_id)
-					mp_known_learn_kinds(ctx, &st, p->mods[i].name, kinds[i]);
-			}
+		mark_walked(ctx, want, kinds, have_id ? &st : NULL);
 	if (walked || same)
 		mp_known_alias_used(ctx, walked);
 	for (i = 0; i < p->nmods; i++)
@@ -166,14 +188,16 @@ void mp_handover_mark_holdable(struct mp_ctx *ctx)
 /* soon: modules.alias is read (mp_handover_mark_holdable) once the requests are
  * planned; its pages are asked for at the start, so that the disk reads
  * them while sysfs is walked (1.3 MB on Debian, read cold in the booted
- * system, where the waves step took 0.1-0.5 s under TCG) */
+ * system, where the waves step took 0.1-0.5 s under TCG). Not when the last
+ * boot's kinds are of this file: then it is likely not read at all. */
 void mp_handover_prefetch(const struct mp_ctx *ctx)
 {
 	char path[PATH_MAX + 32];
 	_cleanup_close_ int fd = -1;
+	struct stat st;
 
 	snprintf(path, sizeof(path), "%s/modules.alias", mp_ctx_env(ctx)->moddir);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0)
+	if (fd >= 0 && !(fstat(fd, &st) == 0 && mp_known_alias_same(ctx, &st)))
 		(void)posix_fadvise(fd, 0, 0, POSIX_FADV_WILLNEED);
 }

@@ -126,12 +126,15 @@ t_lookups_holds() {
 	lk=$work/lookups
 	rm -f "$lk"
 	handover_setup
+	mkdir -p "$t/sys/module/quick"
+	echo live >"$t/sys/module/quick/initstate"
 	RULES=slow:0:2000
 	run_handover --lookups-out "$lk"
 	check "first: slow held" [ -e "$held/modpreload-held-slow.conf" ]
 	check "first: the child reported" wait_report
 	check "kept: slow's kinds" grep -qx 'kinds slow device' "$lk"
 	check "kept: user's kinds" grep -qx 'kinds user device' "$lk"
+	check "kept: quick's, live before the run (the next boot's may not be)" grep -qx 'kinds quick device' "$lk"
 	check "kept: modules.alias's identity" grep -Eq '^index modules.alias [0-9]+ [0-9]+ [0-9]+ ' "$lk"
 	sed -i 's/^kinds slow device$/kinds slow device kernel/' "$lk"
 	cp "$lk" "$work/lookups.k"
