@@ -9,6 +9,8 @@
 #   make bench      the benchmark (bench/results/)
 #   make bench-scale its scale scenario alone: the storm at 32-128 vCPUs on the
 #                   MODULE_STATS kernel (bench/scale.sh; VCPUS="32 64 128")
+#   make bench-seeds the seeds' table: 448 requests per CPU alias, on 6.12 with and
+#                   without the merge of concurrent loads (bench/seeds.sh)
 #   make soak N=20  dracut, mkinitcpio and /init boots N times each (bench/results/soak-*.md)
 #   make fuzz       the fuzzers, for FUZZ_SECONDS each
 #   make install    DESTDIR, PREFIX
@@ -67,7 +69,7 @@ CORE_SRC := $(CORE:%=preload/%.c)
 # the shared headers in preload/ (-Ipreload), a stage's own beside its files
 HDRS := $(wildcard preload/*.h preload/*/*.h) VERSION
 
-.PHONY: all libs check check-full check-fast unit unit-bins vmtest fuzz fuzz-smoke demo bench bench-scale install install-core clean distclean deps shellcheck soak
+.PHONY: all libs check check-full check-fast unit unit-bins vmtest fuzz fuzz-smoke demo bench bench-scale bench-seeds install install-core clean distclean deps shellcheck soak
 
 # The included parts define rules too: the default goal stays `all`.
 .DEFAULT_GOAL := all
@@ -183,6 +185,9 @@ VCPUS ?= 32 64 128
 bench-scale: deps
 	$(MAKE) all
 	bench/scale.sh -c "$(VCPUS)"
+bench-seeds: deps
+	$(MAKE) all
+	bench/seeds.sh
 N ?= 20
 soak: deps
 	$(MAKE) all

@@ -41,7 +41,12 @@
 #              (e1000): their probes, udev's in both boots, took 16-27 s
 #              (e1000's EEPROM and PHY polling) and up to 28 s (bochs's
 #              framebuffer) under TCG, their spread the spread of
-#              multi-user.target; milliseconds on hardware
+#              multi-user.target; milliseconds on hardware;
+#              lean-initrd: lean, and the with-boots' booted unit off
+#              (modpreload.enable=0): the initramfs's run alone, to weigh
+#              what the booted unit costs or saves against lean's verdict
+#              (its with-boots are off make check's counts by design: udev's
+#              coldplug after switch-root loads as without)
 #   -n PAIRS   pairs to boot (default 1)
 # The modpreload timeout is the shipped default (rd.modpreload.timeout=
 # unset), as a user boots it.
@@ -87,18 +92,19 @@ done
 hw="module_blacklist=kvm,kvm_amd,ccp,powernow_k8 modprobe.blacklist=kvm,kvm_amd,ccp,powernow_k8"
 case $cond in
 hwlike | hwlike-single | lean) BT_APPEND="$hw${BT_APPEND:+ $BT_APPEND}" ;;
+lean-initrd) BT_APPEND="$hw${BT_APPEND:+ $BT_APPEND}" BT_WITH_APPEND=modpreload.enable=0 ;;
 hwlike-nofbdev) BT_APPEND="$hw drm_kms_helper.fbdev_emulation=0${BT_APPEND:+ $BT_APPEND}" ;;
 asbooted) ;;
-*) echo "boot-pairs: -C is hwlike, hwlike-nofbdev, hwlike-single, lean or asbooted, not '$cond'" >&2; exit 2 ;;
+*) echo "boot-pairs: -C is hwlike, hwlike-nofbdev, hwlike-single, lean, lean-initrd or asbooted, not '$cond'" >&2; exit 2 ;;
 esac
 # one host thread for every vCPU; lean: without QEMU's VGA and NIC too
-case $cond in hwlike-single | lean) MPT_TCG_THREAD=single && export MPT_TCG_THREAD ;; esac
-[ "$cond" != lean ] || { MPT_QEMU_ARGS="-vga none -nic none" && export MPT_QEMU_ARGS; }
+case $cond in hwlike-single | lean*) MPT_TCG_THREAD=single && export MPT_TCG_THREAD ;; esac
+case $cond in lean*) MPT_QEMU_ARGS="-vga none -nic none" && export MPT_QEMU_ARGS ;; esac
 BT_SUITE=$suite
 # the shipped bound, not the harness's 900 s
 BT_MODPRELOAD_TIMEOUT=${BT_MODPRELOAD_TIMEOUT:-60}
 BT_MEM=$((smp * 32 > 2048 ? smp * 32 : 2048))
-export BT_APPEND BT_SUITE BT_MODPRELOAD_TIMEOUT BT_MEM
+export BT_APPEND BT_WITH_APPEND BT_SUITE BT_MODPRELOAD_TIMEOUT BT_MEM
 # shellcheck source=harness/booted/host.sh
 . "$top/harness/booted/host.sh"
 # shellcheck source=harness/lib/verdict.sh
@@ -158,7 +164,7 @@ record() {
 # not recorded, makes them.
 BT_LOOKUPS=$DEB_WORK/lookups-$code-$suite-$smp-$cond
 export BT_LOOKUPS
-if [ ! -s "$BT_LOOKUPS" ]; then
+if [ ! -s "$BT_LOOKUPS" ] && [ -z "${BT_WITH_APPEND:-}" ]; then
 	log "$suite, $smp vCPUs, $cond: a with-boot first, not recorded, for the lookups the next boots start with"
 	bt_boot "$raw/warmup.txt" "$raw/warmup.serial" "$smp" with 3600 || log "  the boot failed: see $raw/warmup.serial"
 	[ -s "$BT_LOOKUPS" ] || log "  no lookups kept: the with-boots start without them"

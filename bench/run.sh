@@ -7,14 +7,16 @@
 #            [--contenders LIST] [--extras] [--smoke] [-o DIR] [--report RAWDIR]
 #
 #   -n RUNS           runs of every point (MP_BENCH_RUNS, default 3)
-#   -s SCENARIOS      storm,graph,dups,cost,boot,scale (MP_BENCH_SCENARIOS,
+#   -s SCENARIOS      storm,graph,dups,cost,boot,scale,seeds (MP_BENCH_SCENARIOS,
 #                     default all; boot is bench/boot-pairs.sh, the whole
 #                     boot with and without, MP_BENCH_BOOT_PAIRS (2) pairs
 #                     for each of MP_BENCH_BOOT_CELLS (SUITE:VCPUS:COND ...,
 #                     default bookworm:16:hwlike trixie:16:hwlike
 #                     bookworm:16:asbooted), added to bench/results/boots.tsv
 #                     and its verdict boot-verdict.md, about an hour; scale is bench/scale.sh, its own report, and long:
-#                     32, 64 and 128 vCPUs, MP_BENCH_SCALE_VCPUS)
+#                     32, 64 and 128 vCPUs, MP_BENCH_SCALE_VCPUS; seeds is
+#                     bench/seeds.sh, the seeds' table on the stats kernel
+#                     and its build without the merge of concurrent loads)
 #   -c VCPUS          the storm's vCPU counts on 6.1 (MP_BENCH_VCPUS, default
 #                     4,8,16,32)
 #   -k KERNELS        the storm's kernels (MP_BENCH_KERNELS, default
@@ -74,7 +76,7 @@ usage() {
 }
 
 runs=${MP_BENCH_RUNS:-3}
-scenarios=${MP_BENCH_SCENARIOS:-storm,graph,dups,cost,boot,scale}
+scenarios=${MP_BENCH_SCENARIOS:-storm,graph,dups,cost,boot,scale,seeds}
 vcpus=${MP_BENCH_VCPUS:-4,8,16,32}
 kernels=${MP_BENCH_KERNELS:-bookworm,trixie}
 contenders=${MP_BENCH_CONTENDERS:-udev,modprobe,xargs,waves,dataflow}
@@ -180,6 +182,13 @@ for s in $(bench_words "$scenarios"); do
 			"$top/bench/scale.sh" -o "$results"
 		fi
 		;;
+	seeds)
+		if [ "$smoke" = 1 ]; then
+			bench_log "seeds: not in the smoke run (a kernel build and two long boots)"
+		else
+			"$top/bench/seeds.sh" -o "$results"
+		fi
+		;;
 	boot)
 		if [ "$smoke" = 1 ]; then
 			bench_log "boot: not in the smoke run (an hour or two of whole boots)"
@@ -194,7 +203,7 @@ for s in $(bench_words "$scenarios"); do
 			done
 		fi
 		;;
-	*) bench_die "unknown scenario $s (storm, graph, dups, cost, boot, scale)" ;;
+	*) bench_die "unknown scenario $s (storm, graph, dups, cost, boot, scale, seeds)" ;;
 	esac
 	echo "elapsed.$s=$(($(date +%s) - t_start))" >>"$BENCH_RAW/meta.txt"
 done

@@ -42,7 +42,8 @@
 #                       RESULT. without: rd.modpreload=0 modpreload.enable=0,
 #                       the off switches of both halves. MPT_DEVICES: more
 #                       QEMU devices (run.sh --device); BT_APPEND: more of
-#                       the kernel command line; BT_CPU: QEMU's -cpu (max)
+#                       the kernel command line; BT_WITH_APPEND: more of it
+#                       for a with-boot only; BT_CPU: QEMU's -cpu (max)
 #   bt_kmsg RESULT PATTERN  a kernel-log line of the guest report matches
 #   bt_check_with RESULT / bt_check_without RESULT WITH_RESULT
 #                       the assertions (harness/lib/verdict.sh's reasons)
@@ -317,6 +318,7 @@ bt_boot() { # RESULT LOG SMP with|without [TIMEOUT]
 	# the same command line as the initramfs's.
 	_bt_args="$_bt_args rd.modpreload.timeout=${BT_MODPRELOAD_TIMEOUT:-900}"
 	[ "$4" = without ] && _bt_args="$_bt_args rd.modpreload=0 modpreload.enable=0"
+	[ "$4" = with ] && _bt_args="$_bt_args${BT_WITH_APPEND:+ $BT_WITH_APPEND}"
 	_bt_args="$_bt_args${BT_APPEND:+ $BT_APPEND}"
 	# each boot on a fresh copy: a root powered off with sysrq is not clean
 	cp --sparse=always "$BT_DISK" "$DEB_WORK/boot.img" || return 2

@@ -73,6 +73,38 @@ bench_kstats_delta() {
 		$1 !~ /^Av/ { printf "MPT: bench.ks.%s=%.0f\n", $1, $2 - b[$1] }' "$1" "$2"
 }
 
+# bench_kstats_all FILE: the counters and the "Duplicate failed modules"
+# table of /sys/kernel/debug/modules/stats, "ks.LABEL<TAB>N" and
+# "dup.NAME<TAB>N"
+bench_kstats_all() {
+	dd if=/sys/kernel/debug/modules/stats bs=1M count=1 2>/dev/null | awk -F'\t' '
+	function trim(s) { sub(/^ +/, "", s); sub(/ +$/, "", s); return s }
+	NF == 3 && trim($1) != "Module-name" { print "dup." trim($1) "\t" trim($2) + 0 }
+	NF == 2 { l = trim($1); gsub(/ /, "_", l); if (l !~ /^Av/) print "ks." l "\t" trim($2) + 0 }' >"$1"
+}
+
+# bench_kstats_all_delta PREFIX BEFORE AFTER: "MPT: PREFIX.ks.LABEL=N" for
+# every counter, "MPT: PREFIX.dup.NAME=N" for each module whose count changed
+bench_kstats_all_delta() {
+	awk -F'\t' -v c="$1" 'NR == FNR { b[$1] = $2; next }
+		{ d = $2 - b[$1]; if (d != 0 || $1 ~ /^ks\./) printf "MPT: %s.%s=%.0f\n", c, $1, d }' "$2" "$3"
+}
+
+# bench_kstats_measure PREFIX COMMAND...: COMMAND between two snapshots of
+# the stats: PREFIX.wall_ms, PREFIX.loaded (modules then) and the change
+bench_kstats_measure() {
+	bench_p=$1
+	shift
+	bench_kstats_all /tmp/bench-ks0
+	bench_t0=$(bench_uptime_ms)
+	"$@"
+	bench_t1=$(bench_uptime_ms)
+	bench_kstats_all /tmp/bench-ks1
+	mpt_kv "$bench_p.wall_ms" $((bench_t1 - bench_t0))
+	mpt_kv "$bench_p.loaded" "$(wc -l </proc/modules)"
+	bench_kstats_all_delta "$bench_p" /tmp/bench-ks0 /tmp/bench-ks1
+}
+
 # --- the contenders -----------------------------------------------------------
 
 bench_udev() {

@@ -16,20 +16,6 @@
 # shellcheck source=/dev/null
 . /mpt/bench-lib.sh
 
-# snap FILE: the counters and the duplicate table, "KEY<TAB>N"
-snap() {
-	dd if=/sys/kernel/debug/modules/stats bs=1M count=1 2>/dev/null | awk -F'\t' '
-	function trim(s) { sub(/^ +/, "", s); sub(/ +$/, "", s); return s }
-	NF == 3 && trim($1) != "Module-name" { print "dup." trim($1) "\t" trim($2) + 0 }
-	NF == 2 { l = trim($1); gsub(/ /, "_", l); if (l !~ /^Av/) print "ks." l "\t" trim($2) + 0 }' >"$1"
-}
-
-# delta CONTENDER BEFORE AFTER
-delta() {
-	awk -F'\t' -v c="$1" 'NR == FNR { b[$1] = $2; next }
-		{ d = $2 - b[$1]; if (d != 0 || $1 ~ /^ks\./) printf "MPT: scale.%s.%s=%.0f\n", c, $1, d }' "$2" "$3"
-}
-
 unload_all() {
 	for _ in 1 2 3; do
 		awk '{ print $1 }' /proc/modules | while read -r scale_m; do rmmod "$scale_m" 2>/dev/null; done
@@ -41,14 +27,7 @@ unload_all() {
 run() {
 	scale_c=$1
 	shift
-	snap /tmp/s0
-	scale_t0=$(bench_uptime_ms)
-	"$@"
-	scale_t1=$(bench_uptime_ms)
-	snap /tmp/s1
-	mpt_kv "scale.$scale_c.wall_ms" $((scale_t1 - scale_t0))
-	mpt_kv "scale.$scale_c.loaded" "$(wc -l </proc/modules)"
-	delta "$scale_c" /tmp/s0 /tmp/s1
+	bench_kstats_measure "scale.$scale_c" "$@"
 }
 
 per_device() {

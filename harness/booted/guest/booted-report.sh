@@ -7,6 +7,8 @@
 #   kmod_version=N, kernel_release=R          the root's kmod, uname -r
 #   unit.U=START ACTIVE                       U.service's start and active times
 #                                            (systemd's monotonic clock, us)
+#   unit_times=ID START ACTIVE                every service, socket, mount and
+#                                            target that ran, seconds of uptime
 #   root_init=1, system_state, ncpus, uptime_multi_user   the boot got there
 #                                            (and a trace marker, mpt_multi_user,
 #                                            written first thing)
@@ -157,7 +159,13 @@ systemctl show -p Id -p InactiveExitTimestampMonotonic -p ActiveEnterTimestampMo
 	awk -v RS= -F'\n' '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
 		if (v["ActiveEnterTimestampMonotonic"] + 0 > 0)
 			printf "%.3f %.3f %s\n", v["ActiveEnterTimestampMonotonic"] / 1e6, v["InactiveExitTimestampMonotonic"] / 1e6, v["Id"] }' |
-	sort -n | tail -n 12 | while read -r a b id; do kv late "$id $b $a"; done
+	sort -n >/tmp/mpt-units
+tail -n 12 /tmp/mpt-units | while read -r a b id; do kv late "$id $b $a"; done
+# and every service, socket, mount and target of the booted system that
+# ran, in the order each became active, "ID START ACTIVE": its path to
+# udev's trigger and to multi-user.target, for the bench's kept reports
+awk '$2 > 0 && $3 ~ /\.(service|socket|mount|target)$/' /tmp/mpt-units |
+	while read -r a b id; do kv unit_times "$id $b $a"; done
 # the initramfs's systemd, to the switch: each unit it started or finished
 # and each target it reached, "SECONDS WHAT" (where the time between the
 # initramfs's loads and the switch went)
