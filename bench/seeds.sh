@@ -83,9 +83,9 @@ report() {
 					calls) v=$(mpt_num "$p.requests" "$f") ;;
 					failed) v=$(($(mpt_num "$p.ks.Mods_failed_on_becoming" "$f") + $(mpt_num "$p.ks.Mods_failed_on_load" "$f"))) ;;
 					wasted) v=$(mpt_num "$p.ks.Virtual_mem_wasted_bytes" "$f" |
-						awk '{ printf($1 >= 1048576 ? "%.1f MiB" : "%.0f KiB", $1 >= 1048576 ? $1 / 1048576 : $1 / 1024) }') ;;
+						awk '{ if ($1 >= 1048576) printf "%.1f MiB", $1 / 1048576; else printf "%.0f KiB", $1 / 1024 }') ;;
 					dups) v=$(mpt_keys "$p.dup." "$f" | sed "s/^$p\.dup\.//; s/=/ /" | sort -k2,2nr -k1,1 |
-						head -n 4 | awk '{ printf "%s%s %s", NR > 1 ? ", " : "", $1, $2 }')
+						head -n 4 | awk '{ printf "%s%s %s", (NR > 1 ? ", " : ""), $1, $2 }')
 						v=${v:--} ;;
 					wall) v=$(mpt_num "$p.wall_ms" "$f" | awk '{ printf "%.1f s", $1 / 1000 }') ;;
 					esac

@@ -71,6 +71,15 @@ storm_headline_run() {
 	done
 	printf '%s\n' "$best" | cut -f2
 }
+# seeds_row FILE: "R=MASTER=MODPRELOAD", the Virtual mem wasted bytes at the
+# most requests per CPU alias of a bench/seeds.sh table (nothing without one)
+seeds_row() {
+	awk -F'|' '
+		function t(s) { gsub(/^ +| +$/, "", s); return s }
+		t($2) ~ /^[0-9]+$/ { r = t($2) }
+		t($3) == "Virtual mem wasted bytes" && r + 0 >= best { best = r + 0; v = r "=" t($4) "=" t($6) }
+		END { if (v != "") print v }' "$1"
+}
 storm_headline() {
 	f=$(storm_headline_run)
 	[ -n "$f" ] || { echo "(no storm run with udev yet)"; return; }
@@ -79,11 +88,15 @@ storm_headline() {
 	# newest scale run's row at the same vCPUs, counted by a kernel with
 	# CONFIG_MODULE_STATS (6.1 has none)
 	sc=$(newest 'scale-*.md' 'Virtual mem wasted bytes' | tail -n 1)
+	# and the seeds' pattern (issue 38): the most requests per CPU alias of
+	# the newest bench/seeds.sh table, master (no merge) against modpreload
+	se=$(newest 'seeds-*.md' '| requests per CPU alias |' | tail -n 1)
 	awk -f bench/stats.awk "$f" | awk -F'\t' -v ver="$(sed -n 's/^modpreload=//p' "$rd/meta.txt")" \
 		-v runs="$(sed -n 's/^runs=//p' "$rd/meta.txt")" -v scale="$sc" \
 		-v scale_rows="$(grep -E '^\| [0-9]+ \| [0-9]+ \([0-9]+\) \| (modprobe|modpreload) \|' "${sc:-/dev/null}" 2>/dev/null |
 			awk -F'|' '{ gsub(/[ *]/, "", $2); gsub(/^ +| +$/, "", $4); gsub(/\*/, "", $8); gsub(/^ +| +$/, "", $8); print $2 "=" $4 "=" $8 }' | paste -sd';' -)" \
-		-v scale_kernel="$(sed -n 's/^Kernel: \([^ ]*\).*/\1/p' "${sc:-/dev/null}" 2>/dev/null | head -n 1)" '
+		-v scale_kernel="$(sed -n 's/^Kernel: \([^ ]*\).*/\1/p' "${sc:-/dev/null}" 2>/dev/null | head -n 1)" \
+		-v seeds="$(seeds_row "${se:-/dev/null}")" '
 		$1 == "storm" && $2 == "bookworm" && $3 == "-" {
 			v[$4, $5, $6] = $8
 			if ($4 == "udev" && $5 + 0 > n) n = $5 + 0
@@ -109,11 +122,17 @@ storm_headline() {
 			if (("modprobe" in mem) && ("modpreload" in mem))
 				printf "| memory the kernel spent on loads it refused (`Virtual mem wasted bytes`: %s, %d vCPUs) | %s | %s |\n",
 					scale_kernel, n, mem["modprobe"], mem["modpreload"]
+			if (seeds != "") {
+				split(seeds, sd, "=")
+				printf "| the same, the seeds\047 %s requests per CPU alias (16 vCPUs; 6.12 without its merge of concurrent loads) | %s | %s |\n",
+					sd[1], sd[2], sd[3]
+			}
 			printf "\nMedians of %d boots each under QEMU/TCG, emulated CPUs on a 2-core host:\n", runs
 			printf "the times are long, the counts are what the kernel saw. Measured with\n"
 			printf "%s; the run and its file: [docs/benchmarks.md](docs/benchmarks.md#the-storm).\n", ver
 			if (("modprobe" in mem) && ("modpreload" in mem))
-				printf "Memory: counted by the kernel (CONFIG_MODULE_STATS, not in 6.1): [the storm at scale](docs/benchmarks.md#the-storm-at-scale-in-the-kernels-own-words).\n"
+				printf "Memory: counted by the kernel (CONFIG_MODULE_STATS, not in 6.1): [the storm at scale](docs/benchmarks.md#the-storm-at-scale-in-the-kernels-own-words)%s.\n",
+					seeds != "" ? ", [the seeds\047 table](docs/benchmarks.md#the-seeds-table-reproduced)" : ""
 		}'
 }
 
@@ -154,6 +173,7 @@ make_table() {
 	demo) quote '| finit_module calls' $(newest 'demo-*.md' '| finit_module calls') ;;
 	demo-memory) quote 'memory wasted' $(newest 'demo-*.md' 'memory wasted') ;;
 	scale) quote '| vCPUs |' $(newest 'scale-*.md' '| vCPUs |') ;;
+	seeds) quote '| requests per CPU alias |' $(newest 'seeds-*.md' '| requests per CPU alias |') ;;
 	boot) quote '| vCPUs |' $(newest 'boot*.md' '| vCPUs |') ;;
 	boot-ratios) readme_quote 'boot*.md' 'With / without' "(no whole-boot run with ratios yet)" \
 		"With / without, the same image and root back to back, medians under TCG" \

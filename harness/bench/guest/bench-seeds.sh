@@ -39,11 +39,13 @@ mpt_kv seeds.other_aliases "$(wc -l </tmp/other)"
 # none: the alias finds nothing, or only what is built in)
 resolve() {
 	while read -r seeds_a; do
-		modprobe -b --show-depends "$seeds_a" 2>/dev/null | awk '$1 == "insmod" { printf "%s ", $2 } END { print "" }'
+		"$MPT_KMOD_MODPROBE" -b --show-depends "$seeds_a" 2>/dev/null | awk '$1 == "insmod" { printf "%s ", $2 } END { print "" }'
 	done
 }
 resolve </tmp/cpu >/tmp/cpu.files
 resolve </tmp/other >/tmp/other.files
+mpt_kv seeds.cpu_files "$(wc -w </tmp/cpu.files)"
+mpt_kv seeds.other_files "$(wc -w </tmp/other.files)"
 
 unload_all() {
 	for _ in 1 2 3; do
@@ -60,12 +62,13 @@ measure() {
 
 # udev's requests: the other devices once, then R rounds of every CPU alias
 udev_storm() {
-	grep . /tmp/other.files | xargs -P "$workers" -L 1 /sbin/mpt-finit -m
+	# a line each (busybox's xargs has no -L: -I passes the line whole)
+	grep . /tmp/other.files | xargs -P "$workers" -I@ /sbin/mpt-finit -m @
 	seeds_i=0
 	while [ "$seeds_i" -lt "$1" ]; do
 		grep . /tmp/cpu.files
 		seeds_i=$((seeds_i + 1))
-	done | xargs -P "$workers" -L 1 /sbin/mpt-finit -m
+	done | xargs -P "$workers" -I@ /sbin/mpt-finit -m @
 	:
 }
 

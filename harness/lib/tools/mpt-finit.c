@@ -17,7 +17,9 @@
  *             (libkmod loads again one that is "coming"); each other is
  *             one finit_module call, the kernel decompressing a .ko.zst,
  *             .ko.xz or .ko.gz; EEXIST counts as loaded, any other error
- *             ends the request. Quiet; exits with that errno or 0.
+ *             ends the request. Quiet; exits with that errno or 0. An
+ *             argument may hold several FILEs, blank-separated (busybox's
+ *             xargs -I passes a line as one).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -57,27 +59,36 @@ static int live(const char *file)
 	return strncmp(state, "live", 4) == 0;
 }
 
-static int request(int n, char **files)
+/* one FILE of a request: 0 when it is live after */
+static int load(const char *file)
 {
-	int i, fd;
+	const char *dot = strstr(file, ".ko.");
+	long rc;
+	int fd;
 
-	for (i = 0; i < n; i++) {
-		const char *dot = strstr(files[i], ".ko.");
-		long rc;
+	if (live(file))
+		return 0;
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	rc = syscall(SYS_finit_module, fd, "", dot ? MODULE_INIT_COMPRESSED_FILE : 0);
+	if (rc < 0)
+		rc = errno;
+	close(fd);
+	return rc == EEXIST ? 0 : (int)rc;
+}
 
-		if (live(files[i]))
-			continue;
-		fd = open(files[i], O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			return errno;
-		rc = syscall(SYS_finit_module, fd, "", dot ? MODULE_INIT_COMPRESSED_FILE : 0);
-		if (rc < 0)
-			rc = errno;
-		close(fd);
-		if (rc != 0 && rc != EEXIST)
-			return (int)rc;
+static int request(int n, char **args)
+{
+	int i, r = 0;
+
+	for (i = 0; i < n && r == 0; i++) {
+		char *save = NULL, *file;
+
+		for (file = strtok_r(args[i], " \t", &save); file && r == 0; file = strtok_r(NULL, " \t", &save))
+			r = load(file);
 	}
-	return 0;
+	return r;
 }
 
 int main(int argc, char **argv)
