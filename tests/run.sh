@@ -148,12 +148,14 @@ lint() {
 		# back until the hand-over (278,584 bytes:
 		# bench/results/sizes-2026-12-05c.md); 280 KiB since the booted
 		# run keeps the last boot's lookups (283,520 bytes:
-		# bench/results/sizes-2026-12-06.md)
+		# bench/results/sizes-2026-12-06.md); 284 KiB since it keeps
+		# the hand-over's alias kinds too, and its code crossed a page
+		# (286,848 bytes: bench/results/sizes-2026-12-06b.md)
 		size=$(stat -c %s build/arm64/modpreload)
-		if [ "$size" -le 286720 ]; then
-			echo "PASS: lint/size-arm64 (build/arm64/modpreload is $size bytes, budget 286720)"
+		if [ "$size" -le 290816 ]; then
+			echo "PASS: lint/size-arm64 (build/arm64/modpreload is $size bytes, budget 290816)"
 		else
-			echo "FAIL: lint/size-arm64: build/arm64/modpreload is $size bytes, over 280 KiB"
+			echo "FAIL: lint/size-arm64: build/arm64/modpreload is $size bytes, over 284 KiB"
 		fi
 	fi
 	# one version, the manual pages, the generated tables, the docs' links
