@@ -487,8 +487,18 @@ bt_check_with() {
 	# the initramfs's run from the superblock, loaded there once, by it, or
 	# by the kernel's modprobe when the mount came before its turn (after
 	# the hand-over); bench/phases.sh says whose it was, boot by boot
-	eq "the initramfs run's rootfs requests (root=/dev/vda's superblock)" \
-		"$(mpt_get rootfs_requests_initrd "$1")" 1
+	# the hand-over leaves devices that appear after it to udev (sched.c):
+	# a disk added after it, or within the second before it that the disk's
+	# partition scan takes between its capacity line and its uevent, may
+	# leave the type unknown to the run; the mount's modprobe loads it then
+	_bt_rd=$(mpt_get rootdisk_at "$1") _bt_ho=$(mpt_get handover_kmsg_at "$1")
+	if [ "$(mpt_get rootfs_requests_initrd "$1")" = 0 ] && [ -n "$_bt_rd" ] && [ -n "$_bt_ho" ] &&
+		[ -n "$(mpt_get handover_initrd "$1")" ] && awk -v d="$_bt_rd" -v h="$_bt_ho" 'BEGIN { exit !(d + 1 > h) }'; then
+		: "root=/dev/vda came at ${_bt_rd} s, the hand-over at ${_bt_ho} s: its file system is the mount's"
+	else
+		eq "the initramfs run's rootfs requests (root=/dev/vda's superblock; vda at ${_bt_rd:-?} s," \
+			"hand-over at ${_bt_ho:-?} s)" "$(mpt_get rootfs_requests_initrd "$1")" 1
+	fi
 	case $(grep -a '^MPT: ilmod=ext4 ' "$1" | awk '{ print $NF }' | paste -sd, -) in
 	modpreload | modprobe) ;;
 	*) fail "ext4 not loaded once in the initramfs: by '$(grep -a '^MPT: ilmod=ext4 ' "$1" |

@@ -74,6 +74,8 @@
 #                                            asks on both sides of switch-root)
 #   marker=1                                  the split was found
 #   rootfs_requests_initrd=N                  the initramfs run's rootfs requests
+#   rootdisk_at, handover_kmsg_at             uptime (s) of vda's capacity line and
+#                                            of the first "handing over" line
 #   loaded_by.mpt_params=COMM,...             who loaded the modules the root's
 #   loaded_by.mpt_sleep=COMM,...              /etc/modules-load.d lists
 #   boot.loads_blacklisted                    module_load events of the name it
@@ -202,6 +204,12 @@ initrd_report=/run/initramfs/modpreload.json
 kv report_initrd "$(present "$initrd_report")"
 # the root's file system module as the initramfs's run planned it
 # (--root-fs): its requests from rootfstype= or root='s superblock
+# when root='s disk appeared (virtio_blk's capacity line, printed as the
+# disk is added) and when the initramfs's run handed over (its first such
+# kernel-log line; the booted run's come after switch-root), uptime in s:
+# a disk that came after the hand-over is udev's, its file system the mount's
+kv rootdisk_at "$(dmesg | sed -n 's/^\[ *\([0-9.]*\)\] virtio_blk .*\[vda\].*/\1/p' | head -n 1)"
+kv handover_kmsg_at "$(dmesg | sed -n 's/^\[ *\([0-9.]*\)\] modpreload: handing over.*/\1/p' | head -n 1)"
 kv rootfs_requests_initrd "$(awk '/^ *"rootfs": [0-9]/ { v = $2; gsub(/,/, "", v); print v; exit }' "$initrd_report" 2>/dev/null)"
 kv report_booted "$(present /run/modpreload/booted.json)"
 kv report_kept "$(present /var/lib/modpreload/last-report.json)"
