@@ -88,6 +88,8 @@ int mp_holder_gone(const char *text, int *pid);
  * write over or remove */
 int mp_holder_elsewhere(const char *path, int *pid);
 void mp_boot_id(char *buf, size_t size); /* "" when there is none */
+/* until no other modpreload of root's runs (--wait-runs): 0 or -ETIMEDOUT */
+int mp_wait_runs(unsigned timeout_ms);
 
 /* match.c: fnmatch(), '*' and '?' over ASCII without the C library's;
  * libkmod's calls in the static binary (--wrap=fnmatch) */

@@ -100,6 +100,7 @@ struct mp_run_args {
 	const char *names_gate;     /* with handover_soon: locked until the names
 				       are final (gate.c) */
 	const char *wait_names;     /* only wait until that gate is open */
+	bool wait_runs;             /* only wait until no other run of root's is left */
 	char *argv0;                /* made '@...' in an initrd: systemd spares it */
 	mp_log_fn log;
 	void *log_data;

@@ -31,7 +31,7 @@ enum {
 	OPT_KMSG, OPT_NO_KSTATS, OPT_SYSFS, OPT_NO_FORK, OPT_ORDER, OPT_POOL, OPT_PROFILE,
 	OPT_PROFILE_OUT, OPT_MODULES_LOAD, OPT_NODEV, OPT_LIST_CONFIG,
 	OPT_HANDOVER, OPT_HANDOVER_SOON, OPT_LEAVE_SINGLE, OPT_HOLD_DIR, OPT_RELEASE_STALE, OPT_ESTIMATE,
-	OPT_NAMES_GATE, OPT_WAIT_NAMES, OPT_ROOT_FS, OPT_LOOKUPS, OPT_LOOKUPS_OUT,
+	OPT_NAMES_GATE, OPT_WAIT_NAMES, OPT_WAIT_RUNS, OPT_ROOT_FS, OPT_LOOKUPS, OPT_LOOKUPS_OUT,
 };
 
 /* --help's headings */
@@ -124,6 +124,10 @@ static const struct cli_option options[] = {
 	{ "wait-names", OPT_WAIT_NAMES, -1, NO_HEADING, "FILE",
 	  "only wait until that lock is let go, at most\n"
 	  "--timeout (systemd-modules-load's ExecStartPre=)" },
+	{ "wait-runs", OPT_WAIT_RUNS, -1, NO_HEADING, NULL,
+	  "\n"
+	  "only wait until no other run of root's is left,\n"
+	  "at most --timeout (modpreload-save-report)" },
 	{ "hold-dir", OPT_HOLD_DIR, -1, NO_HEADING, "DIR",
 	  "where held modules are blacklisted (default\n"
 	  MP_HOLD_DIR ")" },
@@ -481,6 +485,9 @@ static int set_option(struct cli *c, int key, const char *arg, unsigned v, const
 	case OPT_WAIT_NAMES:
 		a->wait_names = arg;
 		break;
+	case OPT_WAIT_RUNS:
+		a->wait_runs = true;
+		break;
 	case 'h':
 		return put_usage();
 	case 'V':
@@ -498,7 +505,8 @@ static bool nothing_asked(const struct cli *c)
 	const struct mp_run_args *a = &c->a;
 
 	return c->nnames == 0 && c->nconfigs == 0 && !a->opts.coldplug && !a->default_configs &&
-	       !a->modules_load && !a->release_stale && !a->wait_names && a->opts.cmdline && a->opts.cmdline[0] == '\0';
+	       !a->modules_load && !a->release_stale && !a->wait_names && !a->wait_runs &&
+	       a->opts.cmdline && a->opts.cmdline[0] == '\0';
 }
 
 /* The command line into c: GO_ON to run, else the exit status. */

@@ -516,6 +516,17 @@ static int wait_names(const struct mp_run_args *a)
 	return MP_EXIT_SOME_FAILED;
 }
 
+/* --wait-runs: modpreload-save-report's, before it copies the reports */
+static int wait_runs(const struct mp_run_args *a)
+{
+	unsigned ms = a->opts.timeout_ms ? a->opts.timeout_ms : 1800000u;
+
+	if (mp_wait_runs(ms) == 0)
+		return MP_EXIT_OK;
+	log_to(a, MP_LOG_WARNING, "runs of modpreload still going after %u s; going on", ms / 1000u);
+	return MP_EXIT_SOME_FAILED;
+}
+
 int mp_run(const struct mp_run_args *a)
 {
 	bool notified = false;
@@ -525,6 +536,8 @@ int mp_run(const struct mp_run_args *a)
 
 	if (a->wait_names)
 		return wait_names(a);
+	if (a->wait_runs)
+		return wait_runs(a);
 	if (a->release_stale)
 		return release_here(a, a->report_path, 0);
 	if (!a->fork_guard)

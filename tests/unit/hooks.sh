@@ -87,13 +87,16 @@ t_initramfs_tools() {
 # those: a process any user names modpreload must not hold the boot's
 # reports back until a power-off. Orders, not times: with root's fake run
 # alive it must not have copied yet; with a user's alive it must be done
-# while that one still runs.
+# while that one still runs. The wait is the real binary's (--wait-runs,
+# found on PATH as the unit finds it); the runs are sleep(1) named
+# modpreload.
 t_save_report() {
 	prepare
-	bin=$work/bin
-	mkdir -p "$bin" "$w/run/modpreload" "$w/keep"
+	bin=$work/bin real=$work/real
+	mkdir -p "$bin" "$real" "$w/run/modpreload" "$w/keep"
 	chmod 0755 "$work" "$bin"
 	cp "$(command -v sleep)" "$bin/modpreload"
+	cp "${MP_BIN:-$top/build/modpreload}" "$real/modpreload"
 	rewrite "$top/systemd/save-report" >"$w/save-report"
 	echo '{"booted":1}' >"$w/run/modpreload/booted.json"
 	# a user's: save-report is done while it still runs. In a PID
@@ -104,8 +107,8 @@ t_save_report() {
 	unshare --pid --fork --mount-proc sh -c '
 		setpriv --reuid=65534 --regid=65534 --clear-groups "$1" 4 &
 		sleep 0.3
-		MODPRELOAD_WAIT_S=20 $2 "$3" "$4" >"$5" 2>&1
-		kill -0 $! && echo alive' - "$bin/modpreload" "$sh" "$w/save-report" "$w/keep" "$w/out" >"$w/user"
+		PATH=$6:$PATH MODPRELOAD_WAIT_S=20 $2 "$3" "$4" >"$5" 2>&1
+		kill -0 $! && echo alive' - "$bin/modpreload" "$sh" "$w/save-report" "$w/keep" "$w/out" "$real" >"$w/user"
 	check "a user's process named modpreload is not waited for" grep -qx alive "$w/user"
 	check "kept with it alive" [ -s "$w/keep/last-report.json" ]
 	# root's: nothing is kept until it has ended (the same namespace, so
@@ -115,13 +118,14 @@ t_save_report() {
 	unshare --pid --fork --mount-proc sh -c '
 		"$1" 2 &
 		mine=$!
-		MODPRELOAD_WAIT_S=20 $2 "$3" "$4" >"$5" 2>&1 &
+		PATH=$6:$PATH MODPRELOAD_WAIT_S=20 $2 "$3" "$4" >"$5" 2>&1 &
 		saver=$!
 		sleep 0.5
 		[ -e "$4/last-report.json" ] || echo waited
 		wait "$mine"
 		wait "$saver"
-		[ -s "$4/last-report.json" ] && echo kept' - "$bin/modpreload" "$sh" "$w/save-report" "$w/keep" "$w/out" >"$w/root"
+		[ -s "$4/last-report.json" ] && echo kept' - "$bin/modpreload" "$sh" "$w/save-report" "$w/keep" "$w/out" \
+		"$real" >"$w/root"
 	check "root's run is waited for" grep -qx waited "$w/root"
 	check "kept once it ended" grep -qx kept "$w/root"
 }
