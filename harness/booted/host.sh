@@ -496,8 +496,8 @@ bt_check_with() {
 		[ -n "$(mpt_get handover_initrd "$1")" ] && awk -v d="$_bt_rd" -v h="$_bt_ho" 'BEGIN { exit !(d + 1 > h) }'; then
 		: "root=/dev/vda came at ${_bt_rd} s, the hand-over at ${_bt_ho} s: its file system is the mount's"
 	else
-		eq "the initramfs run's rootfs requests (root=/dev/vda's superblock; vda at ${_bt_rd:-?} s," \
-			"hand-over at ${_bt_ho:-?} s)" "$(mpt_get rootfs_requests_initrd "$1")" 1
+		eq "the initramfs run's rootfs requests (vda's superblock; vda at ${_bt_rd:-?} s, hand-over at ${_bt_ho:-?} s)" \
+			"$(mpt_get rootfs_requests_initrd "$1")" 1
 	fi
 	case $(grep -a '^MPT: ilmod=ext4 ' "$1" | awk '{ print $NF }' | paste -sd, -) in
 	modpreload | modprobe) ;;
