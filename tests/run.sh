@@ -119,12 +119,14 @@ lint() {
 	# KiB since the initramfs loads the root's file system module (266,712
 	# bytes, a page more: bench/results/sizes-2026-12-05b.md); 268 KiB
 	# since the booted run keeps the last boot's lookups (271,896 bytes:
-	# bench/results/sizes-2026-12-06.md)
+	# bench/results/sizes-2026-12-06.md); 272 KiB since --wait-runs, whose
+	# 773 bytes took the code past a 4 KiB boundary (276,344 bytes:
+	# bench/results/sizes-2026-12-06c.md)
 	size=$(stat -c %s build/modpreload)
-	if [ "$size" -le 274432 ]; then
-		echo "PASS: lint/size (build/modpreload is $size bytes, budget 274432)"
+	if [ "$size" -le 278528 ]; then
+		echo "PASS: lint/size (build/modpreload is $size bytes, budget 278528)"
 	else
-		echo "FAIL: lint/size: build/modpreload is $size bytes, over 268 KiB"
+		echo "FAIL: lint/size: build/modpreload is $size bytes, over 272 KiB"
 	fi
 	if file build/modpreload | grep -q 'statically linked'; then
 		echo "PASS: lint/static"
