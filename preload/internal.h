@@ -314,6 +314,9 @@ const struct mp_coldplug *mp_ctx_coldplug_const(const struct mp_ctx *ctx);
 struct mp_handover *mp_ctx_handover(struct mp_ctx *ctx);
 const struct mp_handover *mp_ctx_handover_const(const struct mp_ctx *ctx);
 struct mp_result *mp_ctx_result(struct mp_ctx *ctx);
+/* directories written into after a hand-over, kept open across a switch-root (kept.c) */
+int mp_ctx_keep_dir(struct mp_ctx *ctx, const char *dir, size_t len);
+int mp_ctx_at(const struct mp_ctx *ctx, const char *path, const char **name);
 const struct mp_result *mp_ctx_result_const(const struct mp_ctx *ctx);
 char *mp_moddir_real_path(const struct mp_ctx *ctx, const char *path);
 int mp_moddir_reopen(struct mp_ctx *ctx);
@@ -555,7 +558,7 @@ int mp_notify_ready(const char *status);
 /* ====== 7. report/: the outcome rendered ====== */
 /* --- drivers that found no device for any CPU (nodev.c), from the outcome --- */
 int mp_nodev_write(struct mp_ctx *ctx, const char *path);
-int mp_nodev_append(const char *path, const char *lines, size_t len);
+int mp_nodev_append(int dirfd, const char *path, const char *lines, size_t len);
 
 /* --- report (report.c): renders the outcome --- */
 int mp_report_json(struct mp_ctx *ctx, int fd);

@@ -25,8 +25,8 @@ int mp_read_fileat(int dirfd, const char *path, char *buf, size_t size, size_t *
 int mp_read_file_alloc(const char *path, size_t max, char **out, size_t *len);
 int mp_read_fd_alloc(int fd, size_t max, char **out, size_t *len);
 int mp_write_full(int fd, const void *buf, size_t len);
-int mp_open_regular(const char *path, int flags, unsigned mode);
-int mp_write_atomic(const char *path, const char *tmpl, unsigned mode,
+int mp_open_regular(int dirfd, const char *path, int flags, unsigned mode);
+int mp_write_atomic(int dirfd, const char *path, const char *tmpl, unsigned mode,
 		    int (*fill)(int fd, void *data), void *data);
 int mp_append(void *arrayp, int *n, int *cap, size_t elemsz);
 

@@ -27,12 +27,19 @@ int mp_holder_path(char *buf, size_t size, const char *dir, const char *name)
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
-/* this boot's id, the report's too: "" when /proc has none */
+/* this boot's id, the report's too: "" when /proc has none. Read once,
+ * as it never changes: a holder's report may be written while /init has
+ * moved /proc into the new root (run.c reads it at the hand-over). */
 void mp_boot_id(char *buf, size_t size)
 {
-	if (mp_read_file("/proc/sys/kernel/random/boot_id", buf, size, NULL) < 0)
-		buf[0] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
+	static char id[64];
+
+	if (id[0] == '\0') {
+		if (mp_read_file("/proc/sys/kernel/random/boot_id", id, sizeof(id), NULL) < 0)
+			id[0] = '\0';
+		id[strcspn(id, "\n")] = '\0';
+	}
+	snprintf(buf, size, "%s", id);
 }
 
 /* a decimal number at s, up to a blank or the end (no sscanf: musl's

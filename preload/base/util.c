@@ -232,17 +232,43 @@ int mp_write_full(int fd, const void *buf, size_t len)
 }
 
 /*
- * The one way a file of ours is replaced: written under a fresh name
- * beside path (mkostemp: O_EXCL, never a planted link) by fill(), made
- * mode, then renamed over path, so that a reader sees the old file or
- * the new one, never half of one. The directory is made if missing (its
- * own errno is the one to tell: on a read-only /run, mkostemp would only
- * say ENOENT). tmpl is the temporary name's last component before
- * ".XXXXXX", NULL for path's own: a name a reader skips (libkmod reads
- * only *.conf in modprobe.d) may be asked for. 0 or -errno; on an error
- * nothing is left.
+ * A fresh file beside the ones we replace: tmpl ends in "XXXXXX", made
+ * unique here (mkostemp's way, but under dirfd: O_EXCL, never a planted
+ * link), mode 0600 until the caller's own. The fd or -errno.
  */
-int mp_write_atomic(const char *path, const char *tmpl, unsigned mode,
+static int make_temp(int dirfd, char *tmpl)
+{
+	static const char digits[] = "0123456789abcdefghijklmnopqrstuvwxyz";
+	static unsigned long seq;
+	size_t n = strlen(tmpl);
+	int tries, i, fd;
+
+	for (tries = 0; tries < 100; tries++) {
+		unsigned long v = (unsigned long)mp_now_ns() ^ ((unsigned long)getpid() << 20) ^
+				  (__atomic_add_fetch(&seq, 1, __ATOMIC_RELAXED) * 2654435761u);
+
+		for (i = 0; i < 6; i++, v /= 36)
+			tmpl[n - 6 + (size_t)i] = digits[v % 36];
+		fd = openat(dirfd, tmpl, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd >= 0 || errno != EEXIST)
+			return fd < 0 ? -errno : fd;
+	}
+	return -EEXIST;
+}
+
+/*
+ * The one way a file of ours is replaced: written under a fresh name
+ * beside path (O_EXCL, never a planted link) by fill(), made mode, then
+ * renamed over path, so that a reader sees the old file or the new one,
+ * never half of one. path is dirfd's (AT_FDCWD: as given; a directory the
+ * run keeps open: mp_ctx_at). A path of AT_FDCWD has its directory made
+ * if missing (its own errno is the one to tell: on a read-only /run, the
+ * temporary file would only say ENOENT). tmpl is the temporary name's
+ * last component before ".XXXXXX", NULL for path's own: a name a reader
+ * skips (libkmod reads only *.conf in modprobe.d) may be asked for. 0 or
+ * -errno; on an error nothing is left.
+ */
+int mp_write_atomic(int dirfd, const char *path, const char *tmpl, unsigned mode,
 		    int (*fill)(int fd, void *data), void *data)
 {
 	char tmp[PATH_MAX], dir[PATH_MAX];
@@ -250,7 +276,7 @@ int mp_write_atomic(const char *path, const char *tmpl, unsigned mode,
 	int fd, r;
 
 	snprintf(dir, sizeof(dir), "%s", path);
-	if (mkdir(dirname(dir), 0755) < 0 && errno != EEXIST)
+	if (dirfd == AT_FDCWD && mkdir(dirname(dir), 0755) < 0 && errno != EEXIST)
 		return -errno;
 	slash = strrchr(path, '/');
 	if (tmpl == NULL)
@@ -260,16 +286,16 @@ int mp_write_atomic(const char *path, const char *tmpl, unsigned mode,
 			     path, tmpl);
 	if (r < 0 || (size_t)r >= sizeof(tmp))
 		return -ENAMETOOLONG;
-	fd = mkostemp(tmp, O_CLOEXEC | O_NOFOLLOW);
+	fd = make_temp(dirfd, tmp);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	r = fchmod(fd, mode) < 0 ? -errno : fill(fd, data);
 	if (close(fd) < 0 && r == 0)
 		r = -errno;
-	if (r == 0 && rename(tmp, path) < 0)
+	if (r == 0 && renameat(dirfd, tmp, dirfd, path) < 0)
 		r = -errno;
 	if (r < 0)
-		(void)unlink(tmp);
+		(void)unlinkat(dirfd, tmp, 0);
 	return r;
 }
 
@@ -281,14 +307,14 @@ int mp_write_atomic(const char *path, const char *tmpl, unsigned mode,
  * by the file opened: never followed (O_NOFOLLOW), never waited on
  * (O_NONBLOCK, cleared once it is known to be a regular file).
  */
-int mp_open_regular(const char *path, int flags, unsigned mode)
+int mp_open_regular(int dirfd, const char *path, int flags, unsigned mode)
 {
 	struct stat st;
 	int fd;
 
-	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+	if (fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode))
 		return -EINVAL;
-	fd = open(path, flags | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, mode);
+	fd = openat(dirfd, path, flags | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, mode);
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || fcntl(fd, F_SETFL, flags & O_APPEND) < 0) {

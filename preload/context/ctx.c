@@ -86,6 +86,10 @@ void mp_ctx_free(struct mp_ctx *ctx)
 		close(ctx->handover.procfd);
 	if (ctx->handover.gate_fd >= 0)
 		close(ctx->handover.gate_fd);
+	for (int i = 0; i < ctx->nkept; i++) {
+		close(ctx->kept_fd[i]);
+		free(ctx->kept_dir[i]);
+	}
 	mp_strmap_free(ctx->coldplug.devices);
 	if (ctx->env.moddir_fd >= 0)
 		close(ctx->env.moddir_fd);

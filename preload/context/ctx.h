@@ -13,6 +13,9 @@ extern const char *const mp_indexes[MP_NINDEXES];
 
 struct mp_known;
 
+/* the run's own output directories: holds, report, blacklist, profile, lookups */
+#define MP_KEPT_DIRS 6
+
 /* An index file as stat() saw it before its check (known.c) */
 struct mp_index_id {
 	bool checked;   /* its check passed (or it was the same as when one did) */
@@ -51,6 +54,10 @@ struct mp_ctx {
 	/* what the last boot learned, and this run's indexes (known.c) */
 	struct mp_known *known;
 	struct mp_index_id now[MP_NINDEXES];
+	/* the directories written into after a hand-over, open (mp_ctx_keep_dir) */
+	int nkept;
+	int kept_fd[MP_KEPT_DIRS];
+	char *kept_dir[MP_KEPT_DIRS];
 };
 
 /* env.c: the options and the kernel command line, resolved into the env */

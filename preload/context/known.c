@@ -504,13 +504,14 @@ static int fill(int fd, void *data)
 /* This run's identities and lookups, for the next boot: a warning at most. */
 void mp_known_write(struct mp_ctx *ctx)
 {
-	const char *path = ctx->opts.lookups_out;
-	int r;
+	const char *path = ctx->opts.lookups_out, *name;
+	int r, dirfd;
 
 	if (path == NULL || path[0] == '\0' || ctx->known == NULL || ctx->known->broken ||
 	    ctx->known->blacklist == NULL)
 		return;
-	r = mp_write_atomic(path, NULL, 0644, fill, ctx);
+	dirfd = mp_ctx_at(ctx, path, &name);
+	r = mp_write_atomic(dirfd, name, NULL, 0644, fill, ctx);
 	if (r < 0)
 		mp_warn(ctx, "%s: cannot keep this run's lookups: %s (%s)", path, strerror(-r), mp_errno_name(-r));
 }

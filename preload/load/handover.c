@@ -212,14 +212,16 @@ static void unhold(struct mp_ctx *ctx, const char *dir)
 {
 	struct mp_plan *p = mp_ctx_plan(ctx);
 	char path[PATH_MAX];
-	int i;
+	const char *name;
+	int i, dirfd;
 
 	for (i = 0; i < p->nmods; i++) {
 		struct mp_module *m = &p->mods[i];
 
 		if (!m->ho.held || mp_holder_path(path, sizeof(path), dir, m->name) < 0)
 			continue;
-		if (unlink(path) < 0 && errno != ENOENT)
+		dirfd = mp_ctx_at(ctx, path, &name);
+		if (unlinkat(dirfd, name, 0) < 0 && errno != ENOENT)
 			mp_warn(ctx, "%s: cannot remove: %s; udev leaves %s alone for this boot", path,
 				mp_errno_name(errno), m->name);
 	}
@@ -256,8 +258,12 @@ int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0)
 			       "its hold is left to it", m->name, pid);
 			continue;
 		}
-		if (r == 0)
-			r = mp_write_atomic(path, "." MP_HELD_PREFIX "new", 0644, fill_held, m->name);
+		if (r == 0) {
+			const char *name;
+			int dirfd = mp_ctx_at(ctx, path, &name);
+
+			r = mp_write_atomic(dirfd, name, "." MP_HELD_PREFIX "new", 0644, fill_held, m->name);
+		}
 		m->ho.held = r == 0;
 		n += r == 0;
 	}
@@ -438,8 +444,10 @@ void mp_handover_release(struct mp_ctx *ctx, const char *dir)
 {
 	struct mp_plan *p = mp_ctx_plan(ctx);
 	_cleanup_free_ const char **failed = malloc(((size_t)p->nmods + 1) * sizeof(char *));
+	char path[PATH_MAX];
+	const char *name;
 	unsigned n;
-	int i, nfailed = 0;
+	int i, nfailed = 0, dirfd;
 
 	if (mp_ctx_result(ctx)->handover_at == 0)
 		return;
@@ -457,7 +465,9 @@ void mp_handover_release(struct mp_ctx *ctx, const char *dir)
 	unhold(ctx, dir); /* udev's queue is empty by now: mp_handover_settle */
 	/* the files going changed the directory; a blacklist appended to
 	 * meanwhile (nodev.c) did not, and udevd looks only at that */
-	(void)utimensat(AT_FDCWD, dir, NULL, 0);
+	snprintf(path, sizeof(path), "%s/.", dir);
+	dirfd = mp_ctx_at(ctx, path, &name);
+	(void)utimensat(dirfd, name, NULL, 0);
 	if (nfailed == 0)
 		return;
 	n = mp_ctx_result(ctx)->replayed = replay(ctx, failed, nfailed);

@@ -176,11 +176,11 @@ static int fill_profile(int fd, void *data)
  * /etc once meant /etc/profile), a symlink, a fifo or a device stays as
  * it is: -EEXIST.
  */
-static int replaceable(const char *path)
+static int replaceable(int dirfd, const char *path)
 {
 	static const char magic[] = "modpreload-profile ";
 	char head[sizeof(magic) - 1];
-	_cleanup_close_ int fd = mp_open_regular(path, O_RDONLY, 0);
+	_cleanup_close_ int fd = mp_open_regular(dirfd, path, O_RDONLY, 0);
 	ssize_t n;
 
 	if (fd == -ENOENT)
@@ -201,9 +201,11 @@ static int replaceable(const char *path)
 int mp_profile_io_write(struct mp_ctx *ctx, const char *path)
 {
 	struct profile_text t = { .kver = mp_ctx_env(ctx)->kver };
+	const char *name;
+	int dirfd = mp_ctx_at(ctx, path, &name);
 	int r, i;
 
-	r = replaceable(path);
+	r = replaceable(dirfd, name);
 	if (r == -EEXIST) {
 		mp_log(ctx, MP_LOG_WARNING, "%s: not a modpreload profile: left as it is, and this "
 		       "run's profile not written", path);
@@ -214,7 +216,7 @@ int mp_profile_io_write(struct mp_ctx *ctx, const char *path)
 	/* /run/modpreload may not be there yet (dracut reports elsewhere):
 	 * the helper makes it */
 	if (r == 0)
-		r = mp_write_atomic(path, NULL, 0644, fill_profile, &t);
+		r = mp_write_atomic(dirfd, name, NULL, 0644, fill_profile, &t);
 	for (i = 0; i < t.n; i++)
 		free(t.lines[i]);
 	free(t.lines);
@@ -235,12 +237,16 @@ const char *mp_profile_io_out(const struct mp_ctx *ctx, const char *report, char
 {
 	const struct mp_options *opts = mp_ctx_opts(ctx);
 	char dir[PATH_MAX];
+	const char *name;
 	struct stat st;
+	int dirfd;
 
 	if (opts->profile_out)
 		return opts->profile_out[0] ? opts->profile_out : NULL;
-	if (report == NULL || strcmp(report, "-") == 0 ||
-	    lstat(report, &st) < 0 || !S_ISREG(st.st_mode))
+	if (report == NULL || strcmp(report, "-") == 0)
+		return NULL;
+	dirfd = mp_ctx_at(ctx, report, &name);
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
 		return NULL;
 	snprintf(dir, sizeof(dir), "%s", report);
 	if (strcmp(dirname(dir), MP_RUN_DIR) != 0)

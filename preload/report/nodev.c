@@ -64,7 +64,7 @@ static const char header[] =
  * read): a fifo is not waited on, a symlink not followed. One write()
  * when it fits, so that a reader sees whole lines.
  */
-int mp_nodev_append(const char *path, const char *lines, size_t len)
+int mp_nodev_append(int dirfd, const char *path, const char *lines, size_t len)
 {
 	_cleanup_free_ char *buf = NULL;
 	_cleanup_close_ int fd = -1;
@@ -74,9 +74,9 @@ int mp_nodev_append(const char *path, const char *lines, size_t len)
 	int r;
 
 	snprintf(dir, sizeof(dir), "%s", path);
-	if (mkdir(dirname(dir), 0755) < 0 && errno != EEXIST)
+	if (dirfd == AT_FDCWD && mkdir(dirname(dir), 0755) < 0 && errno != EEXIST)
 		return -errno;
-	fd = mp_open_regular(path, O_RDWR | O_APPEND | O_CREAT, 0644);
+	fd = mp_open_regular(dirfd, path, O_RDWR | O_APPEND | O_CREAT, 0644);
 	if (fd < 0)
 		return fd;
 	if (fstat(fd, &st) < 0)
@@ -112,7 +112,8 @@ int mp_nodev_write(struct mp_ctx *ctx, const char *path)
 	struct mp_plan *p = mp_ctx_plan(ctx);
 	_cleanup_free_ char *buf = NULL;
 	size_t len = 0, cap = 1;
-	int i, n = 0, r;
+	const char *name;
+	int i, n = 0, r, dirfd;
 
 	for (i = 0; i < p->nmods; i++)
 		if (blacklistable(p, &p->mods[i]))
@@ -128,7 +129,8 @@ int mp_nodev_write(struct mp_ctx *ctx, const char *path)
 		len += (size_t)snprintf(buf + len, cap - len, "blacklist %s\n", p->mods[i].name);
 		n++;
 	}
-	r = mp_nodev_append(path, buf, len);
+	dirfd = mp_ctx_at(ctx, path, &name);
+	r = mp_nodev_append(dirfd, name, buf, len);
 	for (i = 0; i < p->nmods && r == 0; i++)
 		if (blacklistable(p, &p->mods[i]))
 			p->mods[i].nodev_listed = true;

@@ -43,6 +43,8 @@ static int fill_report(int fd, void *ctx)
 static int write_report(struct mp_ctx *ctx, const char *path)
 {
 	_cleanup_close_ int fd = -1;
+	const char *name;
+	int dirfd = mp_ctx_at(ctx, path, &name);
 	struct stat st;
 	int r;
 
@@ -62,13 +64,13 @@ static int write_report(struct mp_ctx *ctx, const char *path)
 	 * readable by all as the report has always been: readers see the old
 	 * report or the new one, never half of one.
 	 */
-	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NONBLOCK);
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode)) {
+		fd = openat(dirfd, name, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NONBLOCK);
 		if (fd >= 0)
 			(void)fcntl(fd, F_SETFL, 0);
 		r = fd < 0 ? -errno : mp_report_json(ctx, fd);
 	} else {
-		r = mp_write_atomic(path, NULL, 0644, fill_report, ctx);
+		r = mp_write_atomic(dirfd, name, NULL, 0644, fill_report, ctx);
 	}
 	if (r < 0)
 		mp_log(ctx, MP_LOG_ERR, "%s: cannot write the report: %s (%s)", path, strerror(-r),
@@ -185,6 +187,27 @@ static void kstats(struct mp_ctx *ctx, bool after)
 				 &res->kstats_before, mp_warn_cb, ctx);
 }
 
+/* what the run writes into from now on, kept open across a switch-root that
+ * may come first (mp_ctx_keep_dir); the boot id, read while /proc is ours */
+static void keep_dirs(struct conductor *c)
+{
+	const struct mp_options *opts = mp_ctx_opts(c->ctx);
+	const char *files[] = { c->a->report_path, nodev_on(c->ctx, c->a) ? c->a->nodev_path : NULL,
+				opts->profile_out, opts->lookups_out };
+	char boot[64];
+	size_t i;
+
+	mp_boot_id(boot, sizeof(boot));
+
+	(void)mp_ctx_keep_dir(c->ctx, hold_dir(c->a), strlen(hold_dir(c->a)));
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		const char *slash = files[i] ? strrchr(files[i], '/') : NULL;
+
+		if (slash && slash > files[i])
+			(void)mp_ctx_keep_dir(c->ctx, files[i], (size_t)(slash - files[i]));
+	}
+}
+
 /*
  * Only init()s are left (sched.c): hold what is not final from udev, and
  * let the caller go. The no-device blacklist known so far goes first, as
@@ -199,6 +222,7 @@ static int handover(void *data)
 
 	if (!mp_handover_possible(c->ctx, hold_dir(c->a), c->a->handover_soon))
 		return 0;
+	keep_dirs(c);
 	if (mp_handover_hold(c->ctx, hold_dir(c->a), c->a->argv0) <= 0)
 		return -1; /* said why; asking again would say it again */
 	if (nodev_on(c->ctx, c->a))

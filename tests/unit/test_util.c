@@ -3,6 +3,7 @@
  * files replaced whole. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,30 +93,30 @@ static void write_atomic(void)
 	CHECK(mkdtemp(dir) != NULL);
 	/* the directory is made; the file has the mode asked for */
 	snprintf(path, sizeof(path), "%s/sub/f.conf", dir);
-	CHECK(mp_write_atomic(path, NULL, 0644, fill_text, "one\n") == 0);
+	CHECK(mp_write_atomic(AT_FDCWD, path, NULL, 0644, fill_text, "one\n") == 0);
 	CHECK(mp_read_file(path, buf, sizeof(buf), NULL) == 0);
 	CHECK_STR(buf, "one\n");
 	CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0644);
 	/* replaced whole; a failing fill leaves the old file and no other */
-	CHECK(mp_write_atomic(path, ".f-new", 0600, fill_text, "two\n") == 0);
+	CHECK(mp_write_atomic(AT_FDCWD, path, ".f-new", 0600, fill_text, "two\n") == 0);
 	CHECK(mp_read_file(path, buf, sizeof(buf), NULL) == 0);
 	CHECK_STR(buf, "two\n");
-	CHECK(mp_write_atomic(path, NULL, 0644, fill_fails, NULL) == -ENOSPC);
+	CHECK(mp_write_atomic(AT_FDCWD, path, NULL, 0644, fill_fails, NULL) == -ENOSPC);
 	CHECK(mp_read_file(path, buf, sizeof(buf), NULL) == 0);
 	CHECK_STR(buf, "two\n");
 	snprintf(buf, sizeof(buf), "%s/sub", dir);
 	CHECK(entries(buf) == 1);
 	/* a symlink at path is replaced, never written through */
 	snprintf(link, sizeof(link), "%s/victim", dir);
-	CHECK(mp_write_atomic(link, NULL, 0644, fill_text, "victim\n") == 0);
+	CHECK(mp_write_atomic(AT_FDCWD, link, NULL, 0644, fill_text, "victim\n") == 0);
 	CHECK(unlink(path) == 0 && symlink(link, path) == 0);
-	CHECK(mp_write_atomic(path, NULL, 0644, fill_text, "three\n") == 0);
+	CHECK(mp_write_atomic(AT_FDCWD, path, NULL, 0644, fill_text, "three\n") == 0);
 	CHECK(lstat(path, &st) == 0 && S_ISREG(st.st_mode));
 	CHECK(mp_read_file(link, buf, sizeof(buf), NULL) == 0);
 	CHECK_STR(buf, "victim\n");
 	/* a directory that cannot be made: its errno */
 	snprintf(path, sizeof(path), "%s/victim/x/f", dir);
-	CHECK(mp_write_atomic(path, NULL, 0644, fill_text, "x") == -ENOTDIR);
+	CHECK(mp_write_atomic(AT_FDCWD, path, NULL, 0644, fill_text, "x") == -ENOTDIR);
 	snprintf(buf, sizeof(buf), "rm -rf '%s'", dir);
 	CHECK(system(buf) == 0);
 }

@@ -433,6 +433,33 @@ t_handover_fail() {
 	check "the log names the module" grep -q "failed after the hand-over" "$t/err"
 }
 
+# The initramfs's /init moves /run into the new root while the child still
+# loads (initramfs-tools: seconds before run-init switches): from then on
+# the path names an empty directory that is about to be deleted. A
+# directory renamed away stands for the mount moved: the child's holds go
+# and its report is written where /run went, and nothing into the empty one.
+t_handover_moved() {
+	handover_setup
+	RULES=slow:0:1500
+	run_handover -r "$t/run/modpreload/report.json" --profile-out "$t/run/modpreload/profile"
+	check "exit 0 at the hand-over" eq "$rc" 0
+	check "slow still in init() then" eq "$(ended slow)" 0
+	check "slow held" [ -e "$held/modpreload-held-slow.conf" ]
+	mv "$t/run" "$t/moved"
+	mkdir "$t/run"
+	i=0
+	while [ ! -s "$t/moved/modpreload/report.json" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	check "the report where /run went" [ -s "$t/moved/modpreload/report.json" ]
+	check "the profile beside it" [ -s "$t/moved/modpreload/profile" ]
+	check "slow loaded once" eq "$(starts slow)" 1
+	check "the held files are gone from where /run went" \
+		eq "$( (cd "$t/moved/modprobe.d" && ls -A) | tr '\n' ' ')" ""
+	check "nothing written where /run was" eq "$(find "$t/run" -mindepth 1 | wc -l)" 0
+}
+
 # A hold that cannot be written (the directory is a file): no hand-over,
 # the run waits for the end as before, and says why.
 t_handover_unwritable() {
