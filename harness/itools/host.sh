@@ -28,7 +28,8 @@
 # initramfs.conf with MODULES=most (its default) and zstd -1, a conf.d
 # snippet, this tree's hook and boot script under CONFDIR/hooks and
 # CONFDIR/scripts, and a hook adding the test modules (manual_add_modules,
-# not force_load: udev or modpreload must be the ones to load them). It
+# not force_load: udev or modpreload must be the ones to load them) and
+# run-init's wrapper (it_run_init). It
 # insists on /lib/modules/KVER and /boot/config-KVER, which the host does not
 # have and must not get: it runs in a private mount namespace (unshare -m)
 # where an overlay on /usr/lib holds /usr/lib/modules/KVER (a bind mount of
@@ -45,6 +46,42 @@ DEB_WORK=$top/build/vm/itools
 DEB_CPU_MOD=crc32c_intel
 
 # The initramfs.conf and conf.d the images are built with.
+# Every image's run-init is this wrapper of the real one (moved to
+# /usr/lib/mpt), which only execs it unless the kernel command line has
+# mpt.switch=late. With it, the switch comes late: /init has moved /run,
+# /sys and /proc into the root and execs run-init, which would delete the
+# initramfs and switch; the wrapper looks whether a modpreload runs (in the
+# moved /proc), ends mpt_slowpci's sleep, if it is coming, and waits (at
+# most 60 s) until no modpreload is left, then says both in the kernel log
+# (the root's switch_found and switch_waited_s). So a loader that handed over ends in the window where
+# /run is already the root's and PID 1 is not: itools-once.sh's
+# switch-late boot. run-init -n (/init's check of the root's init) is not
+# the switch.
+it_run_init() {
+	# shellcheck disable=SC2016 # the image's code
+	printf '%s\n' '#!/bin/sh' \
+		'case $1 in -n) exec /usr/lib/mpt/run-init "$@" ;; esac' \
+		'case " $(cat "$1/proc/cmdline" 2>/dev/null) " in' \
+		'*" mpt.switch=late "*) ;;' \
+		'*) exec /usr/lib/mpt/run-init "$@" ;;' \
+		'esac' \
+		'alive() {' \
+		'	for c in "$1"/proc/[0-9]*/comm; do' \
+		'		[ "$(cat "$c" 2>/dev/null)" = modpreload ] || continue' \
+		'		case $(sed "s/.*) //" "${c%comm}stat" 2>/dev/null) in Z* | "") ;; *) return 0 ;; esac' \
+		'	done' \
+		'	return 1' \
+		'}' \
+		'found=0' \
+		'! alive "$1" || found=1' \
+		'r=$1/sys/module/mpt_slowpci/parameters/release' \
+		'[ ! -w "$r" ] || echo 1 >"$r"' \
+		't=0' \
+		'while [ $t -lt 60 ] && alive "$1"; do sleep 1; t=$((t + 1)); done' \
+		'echo "mpt: run-init found $found modpreload, waited $t s for it" >"$1/dev/kmsg"' \
+		'exec /usr/lib/mpt/run-init "$@"'
+}
+
 it_confdir() { # DIR PRELOAD LISTS
 	rm -rf "$1"
 	mkdir -p "$1/conf.d" "$1/hooks" "$1/scripts/init-top"
@@ -62,6 +99,12 @@ it_confdir() { # DIR PRELOAD LISTS
 		echo '[ "$1" = prereqs ] && exit 0'
 		echo '. /usr/share/initramfs-tools/hook-functions'
 		echo "manual_add_modules $DEB_MPT"
+		echo 'mkdir -p "$DESTDIR/usr/lib/mpt"'
+		echo 'mv "$DESTDIR/usr/sbin/run-init" "$DESTDIR/usr/lib/mpt/run-init"'
+		echo 'cat >"$DESTDIR/usr/sbin/run-init" <<"EOF"'
+		it_run_init
+		echo 'EOF'
+		echo 'chmod 755 "$DESTDIR/usr/sbin/run-init"'
 	} >"$1/hooks/mpt-test"
 	chmod 755 "$1/hooks/"* "$1/scripts/init-top/modpreload"
 }
@@ -71,6 +114,7 @@ it_image() {
 	_it_img=$DEB_WORK/img/$_it_name.img
 	_it_key=$({
 		echo "$_it_preload"
+		it_run_init
 		dpkg-query -W initramfs-tools-core systemd udev busybox-static
 		sha256sum "$DEB_BIN" "$top"/initramfs-tools/hooks/* "$top"/initramfs-tools/scripts/init-top/*
 		sha256sum "$DEB_TREE/modules.dep" "$DEB_TREE"/extra/*.ko

@@ -333,6 +333,7 @@ deb_check_without() {
 # loaded once, and modpreload loaded what coldplug asked for.
 deb_check_failing() {
 	eq "${2:-report} present" "$(mpt_get "${2:-report}" "$1")" present
+	eq "hold files left" "$(mpt_get held_left "$1")" 0
 	eq "mpt_fail load attempts" "$(mpt_num load.mpt_fail "$1")" 1
 	eq "mpt_fail ENODEV" "$(mpt_num finit_errno_19 "$1")" 1
 	eq "mpt_fail live" "$(mpt_get proc.mpt_fail "$1")" 0

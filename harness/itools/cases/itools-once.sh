@@ -9,6 +9,14 @@
 # (harness/lib/scenarios/handover.sh) lets /init go on to the root while it
 # is still coming, held from udev, loaded once; the root's init waits for
 # it before it counts (vm/itools-once/handover-8cpu, 30 s more).
+# The switch-late boot (4 vCPUs, the same image and device, mpt.switch=late:
+# harness/itools/host.sh's it_run_init) makes /init's switch wait until
+# the loader that handed over is done: the loader's end (its holds going,
+# its report, blacklist and profile written) falls after /init moved /run
+# into the root and before PID 1 is there, where the path /run names the
+# initramfs's empty directory. The root must find the report and no hold
+# left, mpt_slowpci loaded once (vm/itools-once/switch-late-4cpu, about
+# 1 minute).
 # Without it (the hook installed, not asked for: the image
 # holds no modpreload) udev's coldplug loads the same modules with the
 # duplicate storm (make check-full only). 8 vCPUs by default; MP_ITOOLS_CPUS="8 16" for more (the
@@ -51,3 +59,16 @@ for smp in ${MP_ITOOLS_CPUS:-8}; do
 	deb_figure "initramfs-tools $smp without" "$res"
 	verdict "$name/without-${smp}cpu" "udev: $(mpt_num finit_enter "$res") calls, $(mpt_num finit_eexist "$res") EEXIST for $(mpt_num load_modules "$res") modules"
 done
+
+# the loader's end between /run's move and the switch
+res=$DEB_WORK/logs/switch-late.txt
+ho_with deb_run "$res" "$DEB_WORK/img/with.img" 4 "mpt.switch=late $HO_MODULE.delay_ms=300000"
+deb_check_with "$res" report_run
+eq "a loader running when /init was about to switch" "$(mpt_get switch_found "$res")" 1
+waited=$(mpt_num switch_waited_s "$res")
+[ "$waited" -lt 60 ] || fail "the switch waited $waited s for the loader, its bound"
+eq "hold files left" "$(mpt_get held_left "$res")" 0
+eq "$HO_MODULE state" "$(mpt_get "initstate.$HO_MODULE" "$res")" live
+eq "$HO_MODULE module_load events" "$(mpt_num "load.$HO_MODULE" "$res")" 1
+deb_details "initramfs-tools, modpreload, the switch late, 4 vCPUs" "$res"
+verdict "$name/switch-late-4cpu" "a loader running at the switch, which waited $waited s for it; its report and holds where /run went"

@@ -14,6 +14,12 @@
 #   loaders_wait_s, loaders_left          how long the reports below waited
 #                                         for the loaders to end (lib.sh)
 #   ncpus                                 vCPUs the kernel brought up
+#   held_left                             hold files left in /run/modprobe.d
+#                                         once the loaders are gone
+#   switch_found, switch_waited_s         with mpt.switch=late (itools'
+#                                         run-init wrapper): 1 if a loader
+#                                         ran when /init was about to switch,
+#                                         and how long the switch waited for it
 #   report=present|absent                 /run/initramfs/modpreload.json
 #   report_bytes                          its size
 #   report_run=present|absent             /run/modpreload/report.json (the
@@ -51,6 +57,13 @@ mpt_handover mpt_root
 # the reports are written when the loaders end: not before
 mpt_wait_loaders 240
 mpt_kv ncpus "$(grep -c '^processor' /proc/cpuinfo)"
+mpt_count() { if [ -e "$1" ]; then echo $#; else echo 0; fi; }
+mpt_kv held_left "$(mpt_count /run/modprobe.d/modpreload-held-*)"
+mpt_sw=$(dmesg | sed -n 's/.*mpt: run-init found \([01]\) modpreload, waited \([0-9]*\) s for it.*/\1 \2/p' | sed -n 1p)
+if [ -n "$mpt_sw" ]; then
+	mpt_kv switch_found "${mpt_sw% *}"
+	mpt_kv switch_waited_s "${mpt_sw#* }"
+fi
 report=/run/initramfs/modpreload.json
 if [ -s "$report" ]; then
 	mpt_kv report present
@@ -78,13 +91,13 @@ mpt_trace_counts
 mpt_trace_callers
 mpt_proc_count
 mpt_proc_count mpt_
-mpt_loaded mpt_spawn mpt_drv mpt_drv2 mpt_drvlib mpt_fail mpt_fail_child \
+mpt_loaded mpt_spawn mpt_drv mpt_drv2 mpt_drvlib mpt_fail mpt_fail_child mpt_slowpci \
 	mpt_hang mpt_hang_child mpt_chain0 mpt_chain9 virtio_blk ext4
-mpt_initstate mpt_hang mpt_fail
+mpt_initstate mpt_hang mpt_fail mpt_slowpci
 mpt_param mpt_drv probed
 mpt_param mpt_drv2 probed
 mpt_param mpt_params value
-mpt_trace_loads mpt_spawn mpt_drv mpt_drv2 mpt_fail mpt_fail_child mpt_hang mpt_hang_child mpt_params crc32c_intel \
+mpt_trace_loads mpt_spawn mpt_drv mpt_drv2 mpt_fail mpt_fail_child mpt_hang mpt_hang_child mpt_params mpt_slowpci crc32c_intel \
 	ghash_clmulni_intel aesni_intel virtio_blk
 echo "MPT: done"
 mpt_poweroff
