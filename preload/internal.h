@@ -74,7 +74,7 @@ int mp_kernel_version(const char *kver);
 /* initstate.c */
 enum { MP_INITSTATE_NONE, MP_INITSTATE_LIVE, MP_INITSTATE_COMING,
        MP_INITSTATE_GOING, MP_INITSTATE_BUILTIN };
-int mp_initstate(const char *sysfs, const char *name);
+int mp_initstate(int sysfs_fd, const char *name);
 
 /* holder.c: who holds a module after the hand-over (handover.c), in each
  * hold file, and whether that holder is gone (context/stale.c) */
@@ -205,6 +205,7 @@ struct mp_env {
 	int moddir_fd;          /* O_PATH: modules are opened beneath it */
 	char kver[256];
 	char sysfs[PATH_MAX];
+	int sysfs_fd;           /* O_PATH: sysfs as it was, wherever /init moves it */
 	bool live_state;        /* sysfs describes the kernel we plan for */
 	char compression[16];   /* /sys/module/compression: in-kernel decompressor */
 	unsigned timeout_ms;    /* per module */

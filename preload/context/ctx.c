@@ -35,6 +35,7 @@ int mp_ctx_new(const struct mp_options *opts, mp_log_fn log, void *log_data,
 	ctx->handover.procfd = -1;
 	ctx->handover.gate_fd = -1;
 	ctx->env.moddir_fd = -1;
+	ctx->env.sysfs_fd = -1;
 	ctx->kmod_dir_fd = -1;
 	ctx->env.t0 = mp_now_ns();
 	r = mp_env_resolve(ctx);
@@ -93,6 +94,8 @@ void mp_ctx_free(struct mp_ctx *ctx)
 	mp_strmap_free(ctx->coldplug.devices);
 	if (ctx->env.moddir_fd >= 0)
 		close(ctx->env.moddir_fd);
+	if (ctx->env.sysfs_fd >= 0)
+		close(ctx->env.sysfs_fd);
 	if (ctx->depbin)
 		munmap(ctx->depbin, ctx->depbin_len);
 	mp_graph_free(&ctx->plan);

@@ -3,6 +3,7 @@
  * into the environment every stage reads, with the defaults and bounds of
  * limits.c; and the kernel's own decompressor, from sysfs. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -73,6 +74,9 @@ int mp_env_resolve(struct mp_ctx *ctx)
 	int r;
 
 	snprintf(ctx->env.sysfs, sizeof(ctx->env.sysfs), "%s", opts->sysfs ? opts->sysfs : "/sys");
+	/* read beneath this fd: after a hand-over the holder may be reading
+	 * while /init has moved /sys into the new root (kept.c) */
+	ctx->env.sysfs_fd = open(ctx->env.sysfs, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	r = read_cmdline(ctx);
 	if (r < 0)
 		return r;

@@ -45,25 +45,37 @@ int mp_ctx_keep_dir(struct mp_ctx *ctx, const char *dir, size_t len)
 		int r = -errno;
 
 		free(ctx->kept_dir[ctx->nkept]);
+		ctx->kept_dir[ctx->nkept] = NULL;
 		return r;
 	}
 	ctx->kept_fd[ctx->nkept++] = fd;
 	return 0;
 }
 
-/* path's directory if kept, *name then its last component; else AT_FDCWD
- * and path itself */
+/*
+ * path's directory if kept, *name then its last component; else AT_FDCWD
+ * and path itself. "a//b" is a's too. A kept directory that was deleted
+ * (on a mount /init did not move, emptied with the initramfs) is not used:
+ * the path, in the root there is by then, is.
+ */
 int mp_ctx_at(const struct mp_ctx *ctx, const char *path, const char **name)
 {
-	const char *slash = strrchr(path, '/');
+	const char *slash = strrchr(path, '/'), *end = slash;
+	struct stat st;
 	int i;
 
 	*name = path;
-	if (slash == NULL || slash == path)
+	if (slash == NULL)
+		return AT_FDCWD;
+	while (end > path && end[-1] == '/')
+		end--;
+	if (end == path)
 		return AT_FDCWD;
 	for (i = 0; i < ctx->nkept; i++)
-		if (strlen(ctx->kept_dir[i]) == (size_t)(slash - path) &&
-		    strncmp(ctx->kept_dir[i], path, (size_t)(slash - path)) == 0) {
+		if (strlen(ctx->kept_dir[i]) == (size_t)(end - path) &&
+		    strncmp(ctx->kept_dir[i], path, (size_t)(end - path)) == 0) {
+			if (fstat(ctx->kept_fd[i], &st) == 0 && st.st_nlink == 0)
+				return AT_FDCWD;
 			*name = slash + 1;
 			return ctx->kept_fd[i];
 		}

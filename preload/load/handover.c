@@ -395,6 +395,19 @@ int mp_handover_udev_queue(const char *dir, char *path, size_t size)
  * sched.c's pause or here): in 2 of 13 boots the end came in the instant
  * between the trigger's two batches, and udevd reloaded all the same.
  */
+/* udev's queue file, beside the hold directory: beneath the kept one (the
+ * queue moves with it, into the new root) when there is one */
+static bool queue_there(struct mp_ctx *ctx, const char *dir, const char *path)
+{
+	char self[PATH_MAX];
+	const char *name;
+	int fd;
+
+	snprintf(self, sizeof(self), "%s/.", dir);
+	fd = mp_ctx_at(ctx, self, &name);
+	return fd == AT_FDCWD ? access(path, F_OK) == 0 : faccessat(fd, "../udev/queue", F_OK, 0) == 0;
+}
+
 void mp_handover_settle(struct mp_ctx *ctx, const char *dir)
 {
 	struct mp_handover *ho = mp_ctx_handover(ctx);
@@ -406,7 +419,7 @@ void mp_handover_settle(struct mp_ctx *ctx, const char *dir)
 		return;
 	mp_handover_rejoin(ctx);
 	for (;; waited += 100, quiet += 100) {
-		if (access(path, F_OK) == 0) {
+		if (queue_there(ctx, dir, path)) {
 			if (!said)
 				mp_log(ctx, MP_LOG_NOTICE, "waiting for udev's queue to empty (%s) before the holds go",
 				       path);

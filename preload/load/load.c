@@ -70,7 +70,7 @@ int mp_open_beneath(const struct mp_env *env, const char *path)
 static int wait_other_load(const struct mp_env *env, const char *name, uint64_t deadline)
 {
 	while (mp_now_ns() < deadline) {
-		switch (mp_initstate(env->sysfs, name)) {
+		switch (mp_initstate(env->sysfs_fd, name)) {
 		case MP_INITSTATE_LIVE:
 			return 0;
 		case MP_INITSTATE_NONE:
@@ -186,7 +186,7 @@ void mp_load(const struct mp_env *env, const struct mp_job *job, struct mp_load_
 		_cleanup_close_ int fd = -1;
 		char path[PATH_MAX];
 
-		switch (mp_initstate(env->sysfs, job->name)) {
+		switch (mp_initstate(env->sysfs_fd, job->name)) {
 		case MP_INITSTATE_LIVE:
 			res->state = MP_LIVE;
 			return;
@@ -237,7 +237,7 @@ void mp_load(const struct mp_env *env, const struct mp_job *job, struct mp_load_
 		 * another cpufreq driver is registered), and then nothing is
 		 * loaded. Coming or going again: someone else's load, above. */
 		if (r == -EEXIST) {
-			int st = mp_initstate(env->sysfs, job->name);
+			int st = mp_initstate(env->sysfs_fd, job->name);
 
 			if (st == MP_INITSTATE_NONE)
 				goto fail;
@@ -248,7 +248,7 @@ void mp_load(const struct mp_env *env, const struct mp_job *job, struct mp_load_
 		 * With nothing coming it is the module's own answer (its init(),
 		 * or a module it needs that stayed coming): a result, not a
 		 * reason to call again. */
-		if (r != -EBUSY || mp_initstate(env->sysfs, job->name) != MP_INITSTATE_COMING)
+		if (r != -EBUSY || mp_initstate(env->sysfs_fd, job->name) != MP_INITSTATE_COMING)
 			goto fail;
 	}
 fail:

@@ -299,7 +299,7 @@ static bool ran_most(struct worker *w, uint64_t now)
 static bool asleep_in_init(const struct sched *s, const struct worker *w)
 {
 	return task_asleep(w->sample_tid) &&
-	       mp_initstate(s->env->sysfs, s->plan->mods[w->sample_job].name) == MP_INITSTATE_COMING;
+	       mp_initstate(s->env->sysfs_fd, s->plan->mods[w->sample_job].name) == MP_INITSTATE_COMING;
 }
 
 /*

@@ -170,7 +170,9 @@ static int foreach(struct mp_ctx *ctx, mp_device_fn fn, void *data, unsigned *di
 	int fd, r;
 
 	snprintf(root, sizeof(root), "%s/devices", mp_ctx_env(ctx)->sysfs);
-	fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* beneath sysfs's fd: a replay after a hand-over may come while
+	 * /init has moved /sys (kept.c) */
+	fd = openat(mp_ctx_env(ctx)->sysfs_fd, "devices", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0) {
 		mp_warn(ctx, "%s: cannot scan for devices: %s", root, mp_errno_name(errno));
 		return 0;

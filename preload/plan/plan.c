@@ -208,7 +208,7 @@ static bool settle(struct mp_ctx *ctx, struct mp_module *m, const char *name, bo
 		return true;
 	}
 	m->options = mp_modopts_for(ctx, options, name);
-	switch (env->live_state ? mp_initstate(env->sysfs, name) : MP_INITSTATE_NONE) {
+	switch (env->live_state ? mp_initstate(env->sysfs_fd, name) : MP_INITSTATE_NONE) {
 	case MP_INITSTATE_LIVE:
 		m->state = MP_LIVE;
 		return true;

@@ -460,6 +460,35 @@ t_handover_moved() {
 	check "nothing written where /run was" eq "$(find "$t/run" -mindepth 1 | wc -l)" 0
 }
 
+# The same move, /sys too, and slow fails after it: its devices' add is
+# replayed in the sysfs that moved (udevd of the new root hears it), the
+# report and the holds are where /run went.
+t_handover_moved_fail() {
+	handover_setup
+	RULES=slow:5:1500
+	run_handover -r "$t/run/modpreload/report.json"
+	check "exit 0 at the hand-over" eq "$rc" 0
+	check "slow still in init() then" eq "$(ended slow)" 0
+	mv "$t/run" "$t/moved"
+	mkdir "$t/run"
+	mv "$t/sys" "$t/moved-sys"
+	mkdir "$t/sys"
+	i=0
+	while [ ! -s "$t/moved/modpreload/report.json" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	check "the report where /run went" [ -s "$t/moved/modpreload/report.json" ]
+	check "slow's device: add replayed where /sys went" \
+		eq "$(head -c 3 "$t/moved-sys/devices/pci0000:00/devA/uevent")" add
+	check "user's device: add replayed where /sys went" \
+		eq "$(head -c 3 "$t/moved-sys/devices/pci0000:00/devB/uevent")" add
+	check "report: 2 replayed" eq "$(jq .handover.replayed "$t/moved/modpreload/report.json")" 2
+	check "the held files are gone from where /run went" \
+		eq "$( (cd "$t/moved/modprobe.d" && ls -A) | tr '\n' ' ')" ""
+	check "nothing written where /run was" eq "$(find "$t/run" -mindepth 1 | wc -l)" 0
+}
+
 # A hold that cannot be written (the directory is a file): no hand-over,
 # the run waits for the end as before, and says why.
 t_handover_unwritable() {
