@@ -60,25 +60,31 @@ DEB_CPU_MOD=crc32c_intel
 it_run_init() {
 	# shellcheck disable=SC2016 # the image's code
 	printf '%s\n' '#!/bin/sh' \
-		'case $1 in -n) exec /usr/lib/mpt/run-init "$@" ;; esac' \
-		'case " $(cat "$1/proc/cmdline" 2>/dev/null) " in' \
+		'root= dry= skip=' \
+		'for a in "$@"; do' \
+		'	if [ -n "$skip" ]; then skip=; continue; fi' \
+		'	case $a in -d | -c) skip=1 ;; -n) dry=1 ;; -*) ;; *) root=$a; break ;; esac' \
+		'done' \
+		'[ -z "$dry" ] && [ -n "$root" ] || exec /usr/lib/mpt/run-init "$@"' \
+		'case " $(cat "$root/proc/cmdline" 2>/dev/null) " in' \
 		'*" mpt.switch=late "*) ;;' \
 		'*) exec /usr/lib/mpt/run-init "$@" ;;' \
 		'esac' \
 		'alive() {' \
-		'	for c in "$1"/proc/[0-9]*/comm; do' \
-		'		[ "$(cat "$c" 2>/dev/null)" = modpreload ] || continue' \
-		'		case $(sed "s/.*) //" "${c%comm}stat" 2>/dev/null) in Z* | "") ;; *) return 0 ;; esac' \
+		'	for c in "$root"/proc/[0-9]*/comm; do' \
+		'		{ read -r n <"$c" && read -r s <"${c%comm}stat"; } 2>/dev/null || continue' \
+		'		[ "$n" = modpreload ] || continue' \
+		'		case ${s##*) } in Z* | X*) ;; *) return 0 ;; esac' \
 		'	done' \
 		'	return 1' \
 		'}' \
 		'found=0' \
-		'! alive "$1" || found=1' \
-		'r=$1/sys/module/mpt_slowpci/parameters/release' \
+		'! alive || found=1' \
+		'r=$root/sys/module/mpt_slowpci/parameters/release' \
 		'[ ! -w "$r" ] || echo 1 >"$r"' \
 		't=0' \
-		'while [ $t -lt 60 ] && alive "$1"; do sleep 1; t=$((t + 1)); done' \
-		'echo "mpt: run-init found $found modpreload, waited $t s for it" >"$1/dev/kmsg"' \
+		'while [ $t -lt 60 ] && alive; do sleep 1; t=$((t + 1)); done' \
+		'echo "mpt: run-init found $found modpreload, waited $t s for it" >"$root/dev/kmsg"' \
 		'exec /usr/lib/mpt/run-init "$@"'
 }
 
@@ -99,12 +105,16 @@ it_confdir() { # DIR PRELOAD LISTS
 		echo '[ "$1" = prereqs ] && exit 0'
 		echo '. /usr/share/initramfs-tools/hook-functions'
 		echo "manual_add_modules $DEB_MPT"
+		# where klibc-utils' hook put run-init (/usr/sbin on bookworm);
+		# none: the build fails, not the boot
+		echo 'for d in usr/sbin usr/bin sbin bin; do [ -f "$DESTDIR/$d/run-init" ] && break; done'
+		echo '[ -f "$DESTDIR/$d/run-init" ] || { echo "mpt-test: no run-init in the image" >&2; exit 1; }'
 		echo 'mkdir -p "$DESTDIR/usr/lib/mpt"'
-		echo 'mv "$DESTDIR/usr/sbin/run-init" "$DESTDIR/usr/lib/mpt/run-init"'
-		echo 'cat >"$DESTDIR/usr/sbin/run-init" <<"EOF"'
+		echo 'mv "$DESTDIR/$d/run-init" "$DESTDIR/usr/lib/mpt/run-init"'
+		echo 'cat >"$DESTDIR/$d/run-init" <<"EOF"'
 		it_run_init
 		echo 'EOF'
-		echo 'chmod 755 "$DESTDIR/usr/sbin/run-init"'
+		echo 'chmod 755 "$DESTDIR/$d/run-init"'
 	} >"$1/hooks/mpt-test"
 	chmod 755 "$1/hooks/"* "$1/scripts/init-top/modpreload"
 }

@@ -58,7 +58,8 @@ mpt_handover mpt_root
 mpt_wait_loaders 240
 mpt_kv ncpus "$(grep -c '^processor' /proc/cpuinfo)"
 mpt_count() { if [ -e "$1" ]; then echo $#; else echo 0; fi; }
-mpt_kv held_left "$(mpt_count /run/modprobe.d/modpreload-held-*)"
+# the holds and any holder's temporary file (.modpreload-held-new.*)
+mpt_kv held_left "$(($(mpt_count /run/modprobe.d/modpreload-held-*) + $(mpt_count /run/modprobe.d/.modpreload-held-*)))"
 mpt_sw=$(dmesg | sed -n 's/.*mpt: run-init found \([01]\) modpreload, waited \([0-9]*\) s for it.*/\1 \2/p' | sed -n 1p)
 if [ -n "$mpt_sw" ]; then
 	mpt_kv switch_found "${mpt_sw% *}"
