@@ -433,6 +433,22 @@ t_handover_fail() {
 	check "the log names the module" grep -q "failed after the hand-over" "$t/err"
 }
 
+# move_run [sys]: /init's move of /run, as a rename (an open directory
+# follows either): $t/run to $t/moved, an empty directory left in its
+# place, and the holds looked for there; with "sys", $t/sys to
+# $t/moved-sys too. Then the child's report is waited for where /run went
+# (at most 10 s).
+move_run() {
+	mv "$t/run" "$t/moved" && mkdir "$t/run"
+	held=$t/moved/modprobe.d
+	if [ "${1:-}" = sys ]; then mv "$t/sys" "$t/moved-sys" && mkdir "$t/sys"; fi
+	i=0
+	while [ ! -s "$t/moved/modpreload/report.json" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
 # The initramfs's /init moves /run into the new root while the child still
 # loads (initramfs-tools: seconds before run-init switches): from then on
 # the path names an empty directory that is about to be deleted. A
@@ -445,18 +461,11 @@ t_handover_moved() {
 	check "exit 0 at the hand-over" eq "$rc" 0
 	check "slow still in init() then" eq "$(ended slow)" 0
 	check "slow held" [ -e "$held/modpreload-held-slow.conf" ]
-	mv "$t/run" "$t/moved"
-	mkdir "$t/run"
-	i=0
-	while [ ! -s "$t/moved/modpreload/report.json" ] && [ $i -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	move_run
 	check "the report where /run went" [ -s "$t/moved/modpreload/report.json" ]
 	check "the profile beside it" [ -s "$t/moved/modpreload/profile" ]
 	check "slow loaded once" eq "$(starts slow)" 1
-	check "the held files are gone from where /run went" \
-		eq "$( (cd "$t/moved/modprobe.d" && ls -A) | tr '\n' ' ')" ""
+	check "the held files are gone from where /run went" eq "$(held_files)" ""
 	check "nothing written where /run was" eq "$(find "$t/run" -mindepth 1 | wc -l)" 0
 }
 
@@ -469,23 +478,14 @@ t_handover_moved_fail() {
 	run_handover -r "$t/run/modpreload/report.json"
 	check "exit 0 at the hand-over" eq "$rc" 0
 	check "slow still in init() then" eq "$(ended slow)" 0
-	mv "$t/run" "$t/moved"
-	mkdir "$t/run"
-	mv "$t/sys" "$t/moved-sys"
-	mkdir "$t/sys"
-	i=0
-	while [ ! -s "$t/moved/modpreload/report.json" ] && [ $i -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	move_run sys
 	check "the report where /run went" [ -s "$t/moved/modpreload/report.json" ]
 	check "slow's device: add replayed where /sys went" \
 		eq "$(head -c 3 "$t/moved-sys/devices/pci0000:00/devA/uevent")" add
 	check "user's device: add replayed where /sys went" \
 		eq "$(head -c 3 "$t/moved-sys/devices/pci0000:00/devB/uevent")" add
 	check "report: 2 replayed" eq "$(jq .handover.replayed "$t/moved/modpreload/report.json")" 2
-	check "the held files are gone from where /run went" \
-		eq "$( (cd "$t/moved/modprobe.d" && ls -A) | tr '\n' ' ')" ""
+	check "the held files are gone from where /run went" eq "$(held_files)" ""
 	check "nothing written where /run was" eq "$(find "$t/run" -mindepth 1 | wc -l)" 0
 }
 
