@@ -3,7 +3,7 @@
 # keeps (bench/results/boots/CODE/*.txt.gz; boots recorded since the
 # reports carry the systemd timelines, "irl" and "brl" lines). One line a
 # boot, guest seconds since it began ("-": not in that report):
-#   PAIR VARIANT PRE_UDEV UDEVD ROOTDEV FS_MODS EXT4 ROOTFS SWITCH READY_GAP TRIGGER MULTI_USER
+#   PAIR VARIANT PRE_UDEV UDEVD ROOTDEV FS_MODS EXT4 ROOTFS SWITCH READY_GAP TRIGGER MULTI_USER FIRST_LOADS
 # PRE_UDEV: the initramfs's pre-udev hook finished (modpreload's run, with
 #   it; nothing, without); UDEVD: the initramfs's udevd started; ROOTDEV:
 #   the root device checked (systemd-fsck-root finished: the device was
@@ -17,11 +17,41 @@
 #   mount); SWITCH: "Switching root"; READY_GAP: seconds from the booted
 #   unit's "handing over" line to systemd's "Started" line for it (READY=1
 #   as PID 1 took it; - without); TRIGGER: systemd-udev-trigger's start
-#   in the booted system; MULTI_USER: multi-user.target reached.
+#   in the booted system; MULTI_USER: multi-user.target reached;
+#   FIRST_LOADS: seconds from the first start to the last end of systemd's
+#   own first loads in the booted system (its modprobe@ units' and
+#   systemd-modules-load's: "lmod" lines by modprobe or systemd_modules),
+#   which end together when the guest stalls.
+# With -m: for each variant, the median of each phase as seconds since
+# switch-root (the booted system's units' times) and how many boots had
+# FIRST_LOADS over 8 s.
 #
-# Usage: bench/phases.sh [CODE]      (default the work tree's)
+# Usage: bench/phases.sh [-m] [CODE]      (default the work tree's)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
+if [ "${1:-}" = -m ]; then
+	shift
+	"$0" "$@" | awk '
+		function med(v, k,   n, i, j, x, a) {
+			n = split(vals[v, k], a, " ")
+			for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] + 0 > x + 0; j--) a[j + 1] = a[j]; a[j + 1] = x }
+			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+		}
+		$9 != "-" {
+			v = $2; nb[v]++; vars[v] = 1
+			if ($11 != "-") vals[v, "trigger"] = vals[v, "trigger"] " " ($11 - $9)
+			if ($12 != "-") vals[v, "multi-user"] = vals[v, "multi-user"] " " ($12 - $9)
+			if ($13 != "-") { vals[v, "first loads"] = vals[v, "first loads"] " " $13; if ($13 > 8) long[v]++ }
+		}
+		END {
+			for (v in vars) {
+				printf "%s (%d boots): switch-root to", v, nb[v]
+				printf " the trigger %.1f s, to multi-user.target %.1f s;", med(v, "trigger"), med(v, "multi-user")
+				printf " first loads %.1f s, over 8 s in %d\n", med(v, "first loads"), long[v] + 0
+			}
+		}' | sort
+	exit
+fi
 code=${1:-$("$top/bench/code-id.sh")}
 for f in "$top/bench/results/boots/$code"/*.txt.gz; do
 	[ -f "$f" ] || continue
@@ -40,11 +70,13 @@ for f in "$top/bench/results/boots/$code"/*.txt.gz; do
 		/^MPT: kmsg .*systemd\[1\]: Started modpreload-coldplug\.service/ { s = kmsg_at($0) }
 		/^MPT: unit\.systemd-udev-trigger=/ { split($2, kv, "="); if (kv[2] > 0) v["trigger"] = sprintf("%.2f", kv[2] / 1e6) }
 		/^MPT: uptime_multi_user=/ { split($2, kv, "="); v["mu"] = kv[2] }
+		/^MPT: lmod=.* (modprobe|systemd_modules)$/ { if (fs == "" || $3 < fs) fs = $3; if ($4 > fe) fe = $4 }
 		END {
 			if (h != "" && s != "") v["gap"] = sprintf("%.2f", s - h)
 			if (ks != "") v["fsmods"] = sprintf("%.1f-%.1f", ks, ke)
+			if (fs != "") v["first"] = sprintf("%.1f", fe - fs)
 			printf "%s %s", pair, variant
-			n = split("pre udevd rootdev fsmods ext4 rootfs switch gap trigger mu", k, " ")
+			n = split("pre udevd rootdev fsmods ext4 rootfs switch gap trigger mu first", k, " ")
 			for (i = 1; i <= n; i++) printf " %s", (k[i] in v) ? v[k[i]] : "-"
 			printf "\n"
 		}'
