@@ -22,7 +22,8 @@
 #   own first loads in the booted system (its modprobe@ units' and
 #   systemd-modules-load's: "lmod" lines by modprobe or systemd_modules),
 #   which end together when the guest stalls.
-# With -m: for each variant, the median of each phase as seconds since
+# With -m: for each cell and variant (stack-vCPUs-condition with or
+# without), the median of each phase as seconds since
 # switch-root (the booted system's units' times) and how many boots had
 # FIRST_LOADS over 8 s.
 #
@@ -38,7 +39,7 @@ if [ "${1:-}" = -m ]; then
 			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 		}
 		$9 != "-" {
-			v = $2; nb[v]++; vars[v] = 1
+			v = $1; sub(/^[^-]*-/, "", v); v = v " " $2; nb[v]++; vars[v] = 1
 			if ($11 != "-") vals[v, "trigger"] = vals[v, "trigger"] " " ($11 - $9)
 			if ($12 != "-") vals[v, "multi-user"] = vals[v, "multi-user"] " " ($12 - $9)
 			if ($13 != "-") { vals[v, "first loads"] = vals[v, "first loads"] " " $13; if ($13 > 8) long[v]++ }
