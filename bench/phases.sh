@@ -32,23 +32,23 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 if [ "${1:-}" = -m ]; then
 	shift
-	"$0" "$@" | awk '
-		function med(v, k,   n, i, j, x, a) {
-			n = split(vals[v, k], a, " ")
-			for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] + 0 > x + 0; j--) a[j + 1] = a[j]; a[j + 1] = x }
-			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-		}
-		$9 != "-" {
-			v = $1; sub(/^[^-]*-/, "", v); v = v " " $2; nb[v]++; vars[v] = 1
-			if ($11 != "-") vals[v, "trigger"] = vals[v, "trigger"] " " ($11 - $9)
-			if ($12 != "-") vals[v, "multi-user"] = vals[v, "multi-user"] " " ($12 - $9)
-			if ($13 != "-") { vals[v, "first loads"] = vals[v, "first loads"] " " $13; if ($13 > 8) long[v]++ }
-		}
+	# bench/stats.awk's rows (cell variant - - - pair key value) and its
+	# medians; "long" has a row only for FIRST_LOADS over 8 s, so its n
+	# is their count
+	"$0" "$@" | awk -v OFS='\t' '$9 != "-" {
+		c = $1; sub(/^[^-]*-/, "", c)
+		print c, $2, "-", "-", "-", $1, "boots", 0
+		if ($11 != "-") print c, $2, "-", "-", "-", $1, "trigger", $11 - $9
+		if ($12 != "-") print c, $2, "-", "-", "-", $1, "multi-user", $12 - $9
+		if ($13 != "-") print c, $2, "-", "-", "-", $1, "first", $13
+		if ($13 != "-" && $13 > 8) print c, $2, "-", "-", "-", $1, "long", $13
+	}' | awk -f "$top/bench/stats.awk" | awk -F'\t' '
+		{ g = $1 " " $2; groups[g] = 1; n[g, $6] = $7; m[g, $6] = $8 }
 		END {
-			for (v in vars) {
-				printf "%s (%d boots): switch-root to", v, nb[v]
-				printf " the trigger %.1f s, to multi-user.target %.1f s;", med(v, "trigger"), med(v, "multi-user")
-				printf " first loads %.1f s, over 8 s in %d\n", med(v, "first loads"), long[v] + 0
+			for (g in groups) {
+				printf "%s (%d boots): switch-root to", g, n[g, "boots"]
+				printf " the trigger %.1f s, to multi-user.target %.1f s;", m[g, "trigger"], m[g, "multi-user"]
+				printf " first loads %.1f s, over 8 s in %d\n", m[g, "first"], n[g, "long"]
 			}
 		}' | sort
 	exit
