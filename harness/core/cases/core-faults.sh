@@ -66,9 +66,8 @@ eq "sig: virtio_blk" "$(mpt_get state.virtio_blk "$r")" loaded
 # virtio_blk, virtio, virtio_ring succeed (7.x builds the last two in:
 # the tree's modules.builtin says which); mpt_chain0, mpt_params refused
 ok=0x0
-builtin=$(find "$work/tree" -name modules.builtin | head -n 1)
 for m in virtio virtio_ring; do
-	grep -q "/$m\.ko\$" "$builtin" || ok="$ok 0x0"
+	grep -q "/$m\.ko\$" "$work/tree/lib/modules/$kver/modules.builtin" || ok="$ok 0x0"
 done
 eq "sig: load syscalls" "$(rets sig)" "$ok $EKEYREJECTED $EKEYREJECTED"
 has sig "failed: mpt_chain0: .*(EKEYREJECTED)"
@@ -96,13 +95,13 @@ eq "eexist: mpt_exist" "$(mpt_get state.mpt_exist "$r")" failed
 eq "eexist: mpt_exist tried once" "$(core_ncalls busy.call.mpt_exist "$r")" 1
 eq "eexist: mpt_exist not live" "$(mpt_get proc.mpt_exist "$r")" 0
 case $kver in
-[7-9].*)
-	eq "eexist: 7.x: the kernel said EBUSY" "$(core_field busy.call.mpt_exist 3 "$r")" "$EBUSY"
-	has busy "failed: mpt_exist: .*(EBUSY)"
-	;;
-*)
+[1-6].* | 7.0.* | 7.0-*)
 	eq "eexist: the kernel said EEXIST" "$(core_field busy.call.mpt_exist 3 "$r")" "$EEXIST"
 	has busy "failed: mpt_exist: init() found its place taken.*(EEXIST)"
+	;;
+*)
+	eq "eexist: 7.1+: the kernel said EBUSY" "$(core_field busy.call.mpt_exist 3 "$r")" "$EBUSY"
+	has busy "failed: mpt_exist: .*(EBUSY)"
 	;;
 esac
 verdict "$name/init-eexist"
