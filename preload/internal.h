@@ -326,6 +326,7 @@ int mp_moddir_reopen(struct mp_ctx *ctx);
 const char *mp_known_lookup(const struct mp_ctx *ctx, const char *key);
 void mp_known_learn(struct mp_ctx *ctx, const char *key, const char *const *names, int n);
 bool mp_known_blacklisted(const struct mp_ctx *ctx, const char *name);
+bool mp_known_nodev(const struct mp_ctx *ctx, const char *name);
 /* the kinds of alias that lead to a module in modules.alias */
 #define MP_ALIAS_DEVICE 1 /* a device's (udev may ask) */
 #define MP_ALIAS_KERNEL 2 /* the kernel's own request (fs-*, crypto-*, ...) */

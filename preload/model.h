@@ -121,6 +121,9 @@ struct mp_module {
 			       once; skipped, excluded, not a problem */
 	bool to_names;      /* leave.c: only names ask for it (modules-load.d,
 			       modules_load=): systemd-modules-load's, as to_udev */
+	bool late;          /* handover.c: it found no device for a CPU on the
+			       last boot of this tree (known.c); held, it
+			       loads once udev's queue is empty (sched.c) */
 };
 
 struct mp_plan {

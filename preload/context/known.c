@@ -19,7 +19,11 @@
  *   - the identity of modules.alias (the text) and, for each module the
  *     hand-over looked at, which kinds of alias lead to it there (a
  *     device's, the kernel's): with the same file, the hand-over need not
- *     read its 1.3 MB again to know what it may hold.
+ *     read its 1.3 MB again to know what it may hold;
+ *   - the drivers that found no device for any CPU (nodev.c's blacklist):
+ *     with the same lookups, the next boot's hand-over holds them and
+ *     tries them only once udev's queue is empty (handover.c), not in the
+ *     seconds when the boot's own units start.
  * Anything else (another kernel, a changed index or alias, a line that is
  * not ours) and the file is not used: the run checks and looks up as if
  * there were none. It is root's, as the indexes are, and says only which
@@ -34,7 +38,7 @@
 
 #include "ctx.h"
 
-#define KNOWN_MAGIC "modpreload lookups 2"
+#define KNOWN_MAGIC "modpreload lookups 3"
 #define ALIAS_TEXT "modules.alias"
 #define KNOWN_MAX (8u << 20)
 
@@ -54,6 +58,7 @@ struct mp_known {
 	struct mp_index_id alias_was, alias_now; /* modules.alias: the file's, this run's */
 	struct mp_strmap *kinds;          /* module -> MP_ALIAS_*, from the file */
 	struct mp_strmap *kinds_learned;  /* this run's, written */
+	struct mp_strmap *nodev;          /* no device for a CPU, from the file */
 	bool alias_counted, alias_read;   /* as an index not walked; walked after all */
 };
 
@@ -76,6 +81,7 @@ void mp_known_free(struct mp_known *k)
 	mp_strmap_free(k->blacklist);
 	mp_strmap_free(k->kinds);
 	mp_strmap_free(k->kinds_learned);
+	mp_strmap_free(k->nodev);
 	free(k);
 }
 
@@ -190,6 +196,16 @@ static int parse_kinds(struct mp_known *k, char *rest)
 	return mp_strmap_put(k->kinds, rest, kinds);
 }
 
+/* "NAME": a driver that found no device for any CPU */
+static int parse_nodev(struct mp_known *k, const char *name)
+{
+	if (!plain(name, true))
+		return -EBADMSG;
+	if (k->nodev == NULL && (k->nodev = mp_strmap_new()) == NULL)
+		return -ENOMEM;
+	return mp_strmap_put(k->nodev, name, 0);
+}
+
 /* Cuts the file's lines in place; the names of "= key names" stay in text. */
 static int parse(struct mp_ctx *ctx, struct mp_known *k, size_t len, const char **digest)
 {
@@ -228,6 +244,9 @@ static int parse(struct mp_ctx *ctx, struct mp_known *k, size_t len, const char 
 				return -EBADMSG;
 		} else if (strncmp(line, "kinds ", 6) == 0) {
 			if (parse_kinds(k, line + 6) < 0)
+				return -EBADMSG;
+		} else if (strncmp(line, "nodev ", 6) == 0) {
+			if (parse_nodev(k, line + 6) < 0)
 				return -EBADMSG;
 		} else if (strncmp(line, "kernel ", 7) == 0) {
 			kernel = strcmp(line + 7, ctx->env.kver) == 0;
@@ -277,6 +296,8 @@ void mp_known_read(struct mp_ctx *ctx)
 		k->keys = NULL;
 		mp_strmap_free(k->kinds);
 		k->kinds = NULL;
+		mp_strmap_free(k->nodev);
+		k->nodev = NULL;
 		return;
 	}
 	if (!k->tree)
@@ -343,6 +364,16 @@ int mp_known_config(struct mp_ctx *ctx)
 	}
 	memcpy(k->digest, digest, sizeof(digest));
 	return 0;
+}
+
+/* name found no device for any CPU on the last boot, which looked up
+ * what this one would (the same indexes and modprobe.d's aliases) */
+bool mp_known_nodev(const struct mp_ctx *ctx, const char *name)
+{
+	int unused;
+
+	return ctx->known && ctx->known->lookups && ctx->known->nodev &&
+	       mp_strmap_get(ctx->known->nodev, name, &unused) == 0;
 }
 
 /* modprobe.d's "blacklist NAME" (libkmod's KMOD_FILTER_BLACKLIST) */
@@ -498,6 +529,11 @@ static int fill(int fd, void *data)
 			r = mp_write_full(fd, head, (size_t)id_line(head, sizeof(head), mp_indexes[i], &ctx->now[i]));
 	if (r == 0 && k->alias_now.present)
 		r = mp_write_full(fd, head, (size_t)id_line(head, sizeof(head), ALIAS_TEXT, &k->alias_now));
+	/* what this run's no-device blacklist has (nodev.c) */
+	for (i = 0; i < (size_t)ctx->plan.nmods && r == 0; i++)
+		if (ctx->plan.mods[i].nodev_listed && plain(ctx->plan.mods[i].name, true))
+			r = mp_write_full(fd, head, (size_t)snprintf(head, sizeof(head), "nodev %s\n",
+								     ctx->plan.mods[i].name));
 	return r == 0 && k->len ? mp_write_full(fd, k->out, k->len) : r;
 }
 

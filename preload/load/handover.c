@@ -126,7 +126,8 @@ static bool may_join(const struct mp_ctx *ctx, const struct mp_module *m, const 
 {
 	char path[PATH_MAX];
 	bool under_way = m->state == MP_RUNNING ||
-			 (soon && m->state == MP_QUEUED && (!mp_module_named(m) || mp_gate_held(ctx)));
+			 (soon && m->state == MP_QUEUED && (!mp_module_named(m) || mp_gate_held(ctx))) ||
+			 (soon && m->late);
 
 	if (!under_way || !mp_ctx_env(ctx)->live_state || must_finish(ctx, m, soon))
 		return false;
@@ -149,6 +150,60 @@ static void mark_new(struct mp_ctx *ctx)
 }
 
 /*
+ * M may wait for udev's queue to empty (late): held, or left to the kernel
+ * (may_join; late counts as under way there: a kernel's request before
+ * ours loads it, and ours finds it live), and nothing of the hand-over's
+ * or of the root's waits for it.
+ */
+static bool may_be_late(const struct mp_ctx *ctx, const struct mp_module *m)
+{
+	return m->state == MP_PENDING && !mp_module_named(m) && !mp_module_rootfs(m) &&
+	       (m->ho.holdable == MP_HOLD_YES || (m->ho.holdable == MP_HOLD_NO && !must_finish(ctx, m, true)));
+}
+
+/*
+ * Soon (the booted system's run): a driver that only CPUs ask for and that
+ * found no device for any of them on the last boot of this tree (known.c),
+ * and what only such drivers need, loads once udev's queue is empty
+ * (sched.c). Its init() answered ENODEV then, and on the same machine it
+ * will again: tried beside the boot's first units, acpi_cpufreq,
+ * pcc_cpufreq and edac_mce_amd held the guest for 7-8 s between
+ * sysinit.target and multi-user.target under TCG at 16 vCPUs, where udev's
+ * workers would have tried them a few seconds later. Still tried, once:
+ * firmware that changed finds its driver loaded, as it would have, only
+ * later; one that says ENODEV again is blacklisted for the boot as before.
+ */
+static void mark_late(struct mp_ctx *ctx)
+{
+	struct mp_plan *p = mp_ctx_plan(ctx);
+	bool more = true;
+	int i, j;
+
+	/* the plan grows: what has started keeps what it was */
+	for (i = 0; i < p->nmods; i++) {
+		struct mp_module *m = &p->mods[i];
+
+		if (m->state == MP_PENDING)
+			m->late = m->requests > 0 && m->requests_cpu == m->requests && mp_known_nodev(ctx, m->name) &&
+				  may_be_late(ctx, m);
+	}
+	/* a dependency nothing else asks for waits with what needs it */
+	while (more) {
+		more = false;
+		for (i = 0; i < p->nmods; i++) {
+			struct mp_module *m = &p->mods[i];
+
+			if (m->late || m->requests > 0 || m->nusers == 0 || !may_be_late(ctx, m))
+				continue;
+			for (j = 0; j < m->nusers && p->mods[m->users[j]].late; j++)
+				;
+			if (j == m->nusers)
+				more = m->late = true;
+		}
+	}
+}
+
+/*
  * What the hand-over must see final goes first (soon): it keeps the
  * caller, and on the booted system udevd and sysinit.target, waiting. In
  * the critical-path order it queued behind every longer chain: mpt_params
@@ -168,6 +223,7 @@ void mp_handover_mark_urgent(struct mp_ctx *ctx)
 	int i;
 
 	mark_new(ctx);
+	mark_late(ctx);
 	for (i = 0; i < p->nmods; i++)
 		if (p->mods[i].ho.holdable != MP_HOLD_NO)
 			p->mods[i].urgent = 0;

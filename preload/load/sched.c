@@ -30,7 +30,7 @@
 
 static bool may_start(const struct sched *s, const struct mp_module *m)
 {
-	return !s->env->waves || m->wave <= s->wave;
+	return (!m->late || s->late_go) && (!s->env->waves || m->wave <= s->wave);
 }
 
 /* Modules whose dependencies are all final, and (with --waves) whose wave
@@ -295,6 +295,8 @@ static enum next when_idle(struct sched *s, uint64_t *quiet_since, uint64_t *wai
 	uint64_t settle = (uint64_t)s->env->settle_ms * 1000000u, now = mp_now_ns();
 
 	if (!all_final(p, 0, false)) {
+		if (mp_sched_late_waiting(s) > 0)
+			return WAIT; /* let_late_go() set when to look again */
 		if (s->env->waves && all_final(p, s->wave, true)) {
 			s->wave++;
 			*r = release_ready(s);
@@ -359,7 +361,7 @@ static bool may_hand_over(struct sched *s, uint64_t now, int *r)
 	uint64_t settle = (uint64_t)s->env->settle_ms * 1000000u;
 
 	if (s->feed.handover == NULL || s->handed_over || now < s->handover_next || s->ndone > 0 ||
-	    (s->running == 0 && s->qlen == 0) || now - s->started_at < settle)
+	    (s->running == 0 && s->qlen == 0 && mp_sched_late_waiting(s) == 0) || now - s->started_at < settle)
 		return false;
 	s->handover_next = now + MP_HANDOVER_RETRY_NS;
 	if (s->feed.more && s->feed.fd < 0 && !s->rescanned) {
@@ -390,47 +392,6 @@ static void hand_over(struct sched *s, uint64_t now, int *r)
 	s->paused = s->feed.after != NULL;
 	s->feed.fd = -1;
 	s->feed.more = NULL;
-}
-
-/*
- * After a hand-over that was asked for soon (the booted system's unit),
- * what had not started waits until udev's coldplug has begun, as udev's
- * own workers would have loaded it then: held, nothing waits for it. Begun
- * at once, beside the burst of systemd's own loads (modprobe@ units) as
- * the boot starts its units, the unit's loads held PID 1 up under TCG:
- * it took READY=1 1.5-48 s late in 6 of 27 boots. A fixed 10 s bound was
- * no better: udevd came 10-20 s after the hand-over in 5 of 10 boots at 16
- * vCPUs, the rest (acpi_cpufreq, pcc_cpufreq, edac_mce_amd) loaded beside
- * systemd-modules-load's, and both took until the last ended (13-20 s
- * for a module whose init() returns at once). So the bound is the run's
- * own for an init() (--timeout, 60 s): it ends the wait only where no
- * udevd runs, and says so; udevd's queue file lives while coldplug's
- * hundreds of events are queued, far longer than the 0.1 s between two
- * looks. Called with the lock held; *wait_ns: when to look again.
- */
-static void resume(struct sched *s, uint64_t now, uint64_t *wait_ns)
-{
-	const uint64_t look = 100000000u; /* 0.1 s */
-	uint64_t bound = s->env->timeout_ms * 1000000ull;
-	bool began;
-
-	if (!s->paused)
-		return;
-	began = access(s->feed.after, F_OK) == 0;
-	if (!began && now - s->handed_over_at < bound) {
-		if (*wait_ns > look)
-			*wait_ns = look;
-		return;
-	}
-	s->paused = false;
-	mp_ctx_handover(s->ctx)->udev_seen |= began;
-	if (began)
-		mp_log(s->ctx, MP_LOG_DEBUG, "udev's coldplug began after %.1f s: loading the rest",
-		       (double)(now - s->handed_over_at) / 1e9);
-	else
-		mp_log(s->ctx, MP_LOG_NOTICE, "%s still not there after %u s: no udevd, loading the rest",
-		       s->feed.after, s->env->timeout_ms / 1000u);
-	pthread_cond_broadcast(&s->work);
 }
 
 static int loop(struct sched *s)
@@ -490,7 +451,11 @@ static int loop(struct sched *s)
 		hand_over(s, now, &r);
 		if (r < 0)
 			break;
-		resume(s, now, &wait_ns);
+		mp_sched_resume(s, now, &wait_ns);
+		if (mp_sched_late_go(s, now, &wait_ns))
+			r = release_ready(s);
+		if (r < 0)
+			break;
 		/* a refused hand-over is asked again when its retry is due */
 		if (s->feed.handover && !s->handed_over && (s->running > 0 || s->qlen > 0)) {
 			uint64_t t = mp_now_ns(), at = s->handover_next;

@@ -59,6 +59,8 @@ struct sched {
 	uint64_t started_at;           /* when the loop began */
 	uint64_t handover_next;        /* when to ask feed.handover again */
 	bool rescanned;                /* may_hand_over()'s one rescan is done */
+	bool late_go;                  /* late modules may start (let_late_go) */
+	uint64_t late_seen_at;         /* udev's queue last there, for them */
 	struct mp_budget budget;       /* memory for images decompressed here */
 };
 
@@ -70,5 +72,9 @@ uint64_t mp_pool_job_expiry(const struct sched *s, uint64_t t);
 int mp_pool_start_worker(struct sched *s);
 int mp_pool_enqueue(struct sched *s, int idx);
 int mp_pool_adjust(struct sched *s, uint64_t now);
+/* waits.c; called with the lock held, *wait_ns: when to look again */
+void mp_sched_resume(struct sched *s, uint64_t now, uint64_t *wait_ns);
+bool mp_sched_late_go(struct sched *s, uint64_t now, uint64_t *wait_ns); /* true: release them */
+int mp_sched_late_waiting(const struct sched *s);
 
 #endif

@@ -226,7 +226,7 @@ static void json_handover(struct mp_json *j, const struct mp_ctx *ctx)
 {
 	const struct mp_result *res = mp_ctx_result_const(ctx);
 	const struct mp_plan *p = mp_ctx_plan_const(ctx);
-	int i;
+	int i, k;
 
 	if (res->handover_at == 0) {
 		mp_json_null(j, "handover");
@@ -234,16 +234,15 @@ static void json_handover(struct mp_json *j, const struct mp_ctx *ctx)
 	}
 	mp_json_obj_begin(j, "handover");
 	mp_json_ms(j, "at_ms", res->handover_at);
-	mp_json_arr_begin(j, "held");
-	for (i = 0; i < p->nmods; i++)
-		if (mp_handover_held(&p->mods[i]))
-			mp_json_str(j, NULL, p->mods[i].name);
-	mp_json_arr_end(j);
-	mp_json_arr_begin(j, "joined");
-	for (i = 0; i < p->nmods; i++)
-		if (mp_handover_joined(&p->mods[i]))
-			mp_json_str(j, NULL, p->mods[i].name);
-	mp_json_arr_end(j);
+	/* late: they waited for udev's queue to empty (handover.c, waits.c) */
+	for (k = 0; k < 3; k++) {
+		mp_json_arr_begin(j, k == 0 ? "held" : k == 1 ? "joined" : "late");
+		for (i = 0; i < p->nmods; i++)
+			if (k == 0 ? mp_handover_held(&p->mods[i]) : k == 1 ? mp_handover_joined(&p->mods[i]) :
+			    p->mods[i].late)
+				mp_json_str(j, NULL, p->mods[i].name);
+		mp_json_arr_end(j);
+	}
 	mp_json_u64(j, "replayed", res->replayed);
 	mp_json_obj_end(j);
 }

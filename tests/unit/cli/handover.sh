@@ -810,3 +810,72 @@ t_handover_held_elsewhere() {
 	check "no device replayed" eq "$(head -c 3 "$t/sys/devices/pci0000:00/devA/uevent")" MOD
 	check "the log says whose it is" grep -q "slow: held from udev by another run (pid $$)" "$t/err"
 }
+
+# --handover-soon with the last boot's lookups: a driver only CPUs asked
+# for that found no device then (a "nodev" line of the file), and edacdep,
+# which only such a driver needs, are held and not tried until udev's queue
+# has been empty for 3 s; then once each, and blacklisted for the boot as
+# before. The first boot, without the file, tries them with the rest.
+t_handover_late() {
+	lk=$work/lookups
+	rm -f "$lk"
+	spec='slow alias=pci:v0000AAAAd*sv*sd*bc*sc*i*\nuser slow alias=pci:v0000BBBBd*sv*sd*bc*sc*i*\nquick alias=pci:v0000CCCCd*sv*sd*bc*sc*i*\ncpunodev alias=cpu:type:x86,ven*fam*mod*:feature:*0001*\nedacdep\nedac edacdep alias=cpu:type:x86,ven*fam*mod*:feature:*0002*\n'
+	three_devices
+	i=0
+	while [ $i -lt 4 ]; do
+		mkdir -p "$t/sys/devices/system/cpu/cpu$i"
+		echo 'MODALIAS=cpu:type:x86,ven0000fam0006mod003F:feature:,0000,0001,0002' \
+			>"$t/sys/devices/system/cpu/cpu$i/uevent"
+		i=$((i + 1))
+	done
+	bl=$t/run/modprobe.d/modpreload-nodev.conf
+	RULES=slow:0:300,cpunodev:19:0,edacdep:19:0
+	run_handover --handover-soon --lookups-out "$lk" --nodev-blacklist "$bl"
+	check "first: the child reported" wait_report
+	check "first: kept, cpunodev found no device" grep -qx 'nodev cpunodev' "$lk"
+	check "first: kept, edac (its dependency did not)" grep -qx 'nodev edac' "$lk"
+	check "first: edacdep not kept (no CPU asked for it)" not grep -qx 'nodev edacdep' "$lk"
+	check "first: nothing late" eq "$(jq -c .handover.late "$t/r.json")" '[]'
+	# the next boot, its own /run
+	rm -rf "$t/sys/module" "$t/run" "$t/r.json"
+	mkdir -p "$t/sys/module" "$t/run"
+	: >"$t/log"
+	: >"$t/err"
+	RULES=slow:0:300,cpunodev:19:0,edacdep:19:0
+	UDEV=manual run_handover --handover-soon -v --lookups "$lk" --lookups-out "$lk" --nodev-blacklist "$bl"
+	check "exit 0 at the hand-over" eq "$rc" 0
+	check "cpunodev held" [ -e "$held/modpreload-held-cpunodev.conf" ]
+	check "edac held" [ -e "$held/modpreload-held-edac.conf" ]
+	mkdir -p "$t/run/udev"
+	: >"$t/run/udev/queue"
+	sleep 1.5
+	check "slow loaded once udev's queue was there" eq "$(starts slow)" 1
+	check "cpunodev not tried while udev has a queue" eq "$(starts cpunodev)" 0
+	check "edacdep not tried while udev has a queue" eq "$(starts edacdep)" 0
+	rm "$t/run/udev/queue"
+	sleep 1
+	check "nor 1 s after it emptied" eq "$(starts cpunodev)" 0
+	check "the child reported" wait_report
+	check "cpunodev tried once, after" eq "$(starts cpunodev)" 1
+	check "edacdep tried once, after" eq "$(starts edacdep)" 1
+	check "edac not tried: its dependency said ENODEV" eq "$(starts edac)" 0
+	check "report: late" eq "$(jq -c .handover.late "$t/r.json")" '["cpunodev","edac","edacdep"]'
+	check "cpunodev started 3 s after slow ended at least" \
+		[ "$(($(t_start cpunodev) - $(t_end slow)))" -ge 3000 ]
+	check "blacklisted for the boot, as before" eq "$(grep '^blacklist' "$bl" | sort | tr '\n' ' ')" \
+		"blacklist cpunodev blacklist edac "
+	check "the log says why" grep -q "udev's queue is empty: loading 3 modules that found no device" "$t/err"
+	check "the holds are gone" eq "$(held_files)" "modpreload-nodev.conf "
+	check "kept again" grep -qx 'nodev cpunodev' "$lk"
+	# a changed index: the file's word is not used, nothing is late
+	al=$t/root/lib/modules/1.0/modules.alias.bin
+	cp "$al" "$al.new" && mv "$al.new" "$al"
+	rm -rf "$t/sys/module" "$t/run" "$t/r.json"
+	mkdir -p "$t/sys/module" "$t/run"
+	: >"$t/log"
+	RULES=slow:0:300,cpunodev:19:0,edacdep:19:0
+	run_handover --handover-soon --lookups "$lk" --nodev-blacklist "$bl"
+	check "new index: the child reported" wait_report
+	check "new index: nothing late" eq "$(jq -c .handover.late "$t/r.json")" '[]'
+	check "new index: cpunodev tried once" eq "$(starts cpunodev)" 1
+}
