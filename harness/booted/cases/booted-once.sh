@@ -82,6 +82,29 @@ details() { # LABEL RESULT
 	echo "  $1 (systemd $(mpt_get systemd_version "$2")): initramfs $(mpt_num initrd.calls "$2") calls / $(mpt_num initrd.loads "$2") loaded; booted $(mpt_num booted.calls "$2") calls / $(mpt_num booted.loads "$2") loaded, $(mpt_num booted.udev_calls "$2") by udev workers; ENODEV $(mpt_num initrd.errno_19 "$2")+$(mpt_num booted.errno_19 "$2"), EEXIST $(mpt_num initrd.errno_17 "$2")+$(mpt_num booted.errno_17 "$2"), EBUSY $(mpt_num booted.errno_16 "$2"); blacklisted: $(mpt_get nodev_blacklist "$2"); udev loaded: $(mpt_get udev_loaded "$2"); loaded twice: $(mpt_get boot.dup_by "$2"); the kernel's modprobe repeated $(mpt_num boot.modprobe_repeats "$2") loads and had $(($(mpt_num initrd.eexist_by.modprobe "$2") + $(mpt_num booted.eexist_by.modprobe "$2"))) EEXIST; first loaded by modprobe or systemd: $(mpt_get boot.outside_loaded "$2"); merged by the kernel: $( (mpt_keys initrd.merged_by "$2"; mpt_keys booted.merged_by "$2") | paste -sd, -); init_module calls $(mpt_num initrd.init_module "$2")+$(mpt_num booted.init_module "$2"); soft lockups $(mpt_num soft_lockups "$2"); multi-user at $(mpt_get uptime_multi_user "$2") s, $(mpt_get host_wall_s "$2") s wall" >&2
 }
 
+# The second boot's run held what found no device for a CPU on the first
+# (the kept lookups' nodev lines; the report's handover.late) and tried it
+# once udev's queue was empty: from the kernel's trace, each such load
+# began after every load call of udev's workers in the booted system ended.
+late_after_udev() { # REPORT
+	# shellcheck disable=SC2046 # four fields
+	set -- $(mpt_get handover_booted "$1") "$1"
+	if [ "$#" -lt 5 ] || [ "$4" = - ]; then
+		fail "the second boot's run left nothing for after udev's queue (handover_booted: $*)"
+		return
+	fi
+	_late=$(grep '^MPT: lmod=' "$5" | awk -v late=",$4," '
+		{ split($2, a, "="); m = a[2] }
+		$5 == "_udev_worker_" && $4 > u { u = $4 }
+		$5 == "modpreload" && index(late, "," m ",") { n++; if (f == "" || $3 < f) f = $3 }
+		END { printf "%d %s %s\n", n, f == "" ? "-" : f, u == "" ? 0 : u }')
+	# shellcheck disable=SC2086 # three fields
+	set -- $_late "$4"
+	[ "$1" -gt 0 ] || fail "no load call of $4 by modpreload in the booted system"
+	[ "$1" -gt 0 ] && awk -v f="$2" -v u="$3" 'BEGIN { exit !(f > u) }' ||
+		fail "a late module ($4) began loading at $2 s, before udev's workers' last load ended ($3 s)"
+}
+
 with=$DEB_WORK/logs/with-$smp.txt
 # make check-full on bookworm, or MP_BOOTED_SECOND=1: the first
 # with-boot's lookups are kept (BT_LOOKUPS) for a second boot of the root
@@ -126,6 +149,7 @@ if [ "$second" = 1 ]; then
 		[ "${3:-0}" -ge 3 ] 2>/dev/null || fail "it walked the indexes again ($*)"
 		eq "modules loaded, against the first boot's" "$(mpt_num boot.modules "$again")" \
 			"$(mpt_num boot.modules "$with")"
+		late_after_udev "$again"
 		details "with modpreload, the second boot, $smp vCPUs" "$again"
 	fi
 	verdict "$name/second-${smp}cpu" "lookups known, by libkmod, indexes known: $*; $(($(mpt_num initrd.calls "$again") + $(mpt_num booted.calls "$again"))) calls for $(mpt_num boot.modules "$again") modules"
