@@ -86,6 +86,10 @@ t_lookups_bad() {
 	run --lookups "$lk" x
 	check "a path for a name: said" grep -q "$lk: not a modpreload lookup cache" "$t/err"
 	check "a path for a name: libkmod's" live a
+	{ cat "$work/lookups.c"; echo 'nodev ../../c'; } >"$lk"
+	lookups_again
+	run --lookups "$lk" x
+	check "a path for a no-device driver: said" grep -q "$lk: not a modpreload lookup cache" "$t/err"
 	head -n 3 "$work/lookups.c" >"$lk"
 	printf 'index modules.dep.bin 1 2\n' >>"$lk"
 	lookups_again
