@@ -87,7 +87,8 @@ bool mp_sched_late_go(struct sched *s, uint64_t now, uint64_t *wait_ns)
 	else if (s->paused)
 		wait = true; /* resume() first */
 	else {
-		if (access(s->feed.after, F_OK) == 0)
+		/* resume() saw the queue just now, or no udevd (udev_seen false) */
+		if (s->late_seen_at == 0 || access(s->feed.after, F_OK) == 0)
 			s->late_seen_at = now;
 		wait = mp_ctx_handover(s->ctx)->udev_seen && now - s->late_seen_at < MP_LATE_QUIET_MS * 1000000ull &&
 		       now - s->handed_over_at < MP_UDEV_EVENT_TIMEOUT_MS * 1000000ull;
