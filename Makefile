@@ -194,7 +194,7 @@ soak: deps
 	bench/soak.sh -n $(N)
 
 # --- fuzzing (libFuzzer) ---
-FUZZERS := cmdline conf uevent kstats index profile analyze
+FUZZERS := cmdline conf uevent kstats index profile analyze known
 # what the fast tier runs, named for a sub-make: it reads init.mk's test
 # (which needs libblkid-dev) only after `deps` has installed it
 unit-bins: $(UNIT_BINS) $(FUZZERS:%=$(B)/fuzz/fuzz_%)
@@ -203,6 +203,8 @@ FUZZ_SRC := $(addprefix preload/,base/util.c base/limits.c base/strmap.c parse/c
 FUZZ_SECONDS ?= 60
 # the index fuzzer hands what our check accepts to the host's libkmod
 FUZZ_LIBS_index := -lkmod
+# known.c is compiled into its fuzzer (its parser is static); it calls libkmod too
+FUZZ_LIBS_known := -lkmod
 $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CLANG) $(CFLAGS_COMMON) -g -O1 -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_SRC) $(FUZZ_LIBS_$*)

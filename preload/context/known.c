@@ -218,8 +218,9 @@ static int parse(struct mp_ctx *ctx, struct mp_known *k, size_t len, const char 
 		return -ENOMEM;
 	for (; line < end; line = nl + 1) {
 		nl = memchr(line, '\n', (size_t)(end - line));
-		if (nl == NULL)
-			return -EBADMSG; /* cut short */
+		/* cut short, or a NUL inside a line, which would end its words early */
+		if (nl == NULL || memchr(line, '\0', (size_t)(nl - line)))
+			return -EBADMSG;
 		*nl = '\0';
 		if (++n == 1) {
 			if (strcmp(line, KNOWN_MAGIC) != 0)

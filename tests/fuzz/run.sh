@@ -4,7 +4,7 @@
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 secs=${1:-60}
-for t in cmdline conf uevent kstats index profile analyze; do
+for t in cmdline conf uevent kstats index profile analyze known; do
 	work=$top/build/fuzz/corpus/$t
 	mkdir -p "$work"
 	log=$top/build/fuzz/$t.log

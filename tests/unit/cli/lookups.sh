@@ -90,6 +90,12 @@ t_lookups_bad() {
 	lookups_again
 	run --lookups "$lk" x
 	check "a path for a no-device driver: said" grep -q "$lk: not a modpreload lookup cache" "$t/err"
+	# a NUL inside a line would end its words early (x finding nothing)
+	sed 's/^= x c$/= x\x00 c/' "$work/lookups.c" >"$lk"
+	lookups_again
+	run --lookups "$lk" x
+	check "a NUL in a line: said" grep -q "$lk: not a modpreload lookup cache" "$t/err"
+	check "a NUL in a line: libkmod's" live a
 	head -n 3 "$work/lookups.c" >"$lk"
 	printf 'index modules.dep.bin 1 2\n' >>"$lk"
 	lookups_again
