@@ -205,6 +205,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_LIBS_index := -lkmod
 # known.c is compiled into its fuzzer (its parser is static); it calls libkmod too
 FUZZ_LIBS_known := -lkmod
+$(B)/fuzz/fuzz_known: preload/context/known.c
 $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CLANG) $(CFLAGS_COMMON) -g -O1 -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_SRC) $(FUZZ_LIBS_$*)
