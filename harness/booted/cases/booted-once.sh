@@ -100,9 +100,11 @@ late_after_udev() { # REPORT
 		END { printf "%d %s %s\n", n, f == "" ? "-" : f, u == "" ? 0 : u }')
 	# shellcheck disable=SC2086 # three fields
 	set -- $_late "$4"
-	[ "$1" -gt 0 ] || fail "no load call of $4 by modpreload in the booted system"
-	[ "$1" -gt 0 ] && awk -v f="$2" -v u="$3" 'BEGIN { exit !(f > u) }' ||
+	if [ "$1" -eq 0 ]; then
+		fail "no load call of $4 by modpreload in the booted system"
+	elif ! awk -v f="$2" -v u="$3" 'BEGIN { exit !(f > u) }'; then
 		fail "a late module ($4) began loading at $2 s, before udev's workers' last load ended ($3 s)"
+	fi
 }
 
 with=$DEB_WORK/logs/with-$smp.txt
