@@ -152,12 +152,15 @@ lint() {
 		# run keeps the last boot's lookups (283,520 bytes:
 		# bench/results/sizes-2026-12-06.md); 284 KiB since it keeps
 		# the hand-over's alias kinds too, and its code crossed a page
-		# (286,848 bytes: bench/results/sizes-2026-12-06b.md)
+		# (286,848 bytes: bench/results/sizes-2026-12-06b.md); 288 KiB
+		# since the booted run keeps the drivers that found no device
+		# for after udev's queue (290,976 bytes:
+		# bench/results/sizes-2026-12-06d.md)
 		size=$(stat -c %s build/arm64/modpreload)
-		if [ "$size" -le 290816 ]; then
-			echo "PASS: lint/size-arm64 (build/arm64/modpreload is $size bytes, budget 290816)"
+		if [ "$size" -le 294912 ]; then
+			echo "PASS: lint/size-arm64 (build/arm64/modpreload is $size bytes, budget 294912)"
 		else
-			echo "FAIL: lint/size-arm64: build/arm64/modpreload is $size bytes, over 284 KiB"
+			echo "FAIL: lint/size-arm64: build/arm64/modpreload is $size bytes, over 288 KiB"
 		fi
 	fi
 	# one version, the manual pages, the generated tables, the docs' links
