@@ -82,13 +82,7 @@ t_nodev() {
 	setup 'cpunodev alias=cpu:type:x86,ven*fam*mod*:feature:*0001*\nshared alias=cpu:type:x86,ven*fam*mod*:feature:*0002*\ncpubusy alias=cpu:type:x86,ven*fam*mod*:feature:*0001*\ncpulate alias=cpu:type:x86,ven*fam*mod*:feature:*0001*\ncpuexist alias=cpu:type:x86,ven*fam*mod*:feature:*0001*\nedacdep\nedac edacdep alias=cpu:type:x86,ven*fam*mod*:feature:*0002*\nfreq alias=acpi*:LNXCPU:*\n'
 	# "shared" stands for a driver that a PCI device's alias matches too
 	printf 'alias platform:shared shared\n' >"$t/root/etc/modprobe.d/alias.conf"
-	i=0
-	while [ $i -lt 4 ]; do
-		mkdir -p "$t/sys/devices/system/cpu/cpu$i"
-		echo 'MODALIAS=cpu:type:x86,ven0000fam0006mod003F:feature:,0000,0001,0002' \
-			>"$t/sys/devices/system/cpu/cpu$i/uevent"
-		i=$((i + 1))
-	done
+	cpus 4
 	# the ACPI processor objects: acpi-cpufreq and pcc-cpufreq match them
 	mkdir -p "$t/sys/devices/LNXSYSTM:00/LNXCPU:00"
 	echo 'MODALIAS=acpi:LNXCPU:' >"$t/sys/devices/LNXSYSTM:00/LNXCPU:00/uevent"

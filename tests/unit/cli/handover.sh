@@ -821,13 +821,7 @@ t_handover_late() {
 	rm -f "$lk"
 	spec='slow alias=pci:v0000AAAAd*sv*sd*bc*sc*i*\nuser slow alias=pci:v0000BBBBd*sv*sd*bc*sc*i*\nquick alias=pci:v0000CCCCd*sv*sd*bc*sc*i*\ncpunodev alias=cpu:type:x86,ven*fam*mod*:feature:*0001*\nedacdep\nedac edacdep alias=cpu:type:x86,ven*fam*mod*:feature:*0002*\n'
 	three_devices
-	i=0
-	while [ $i -lt 4 ]; do
-		mkdir -p "$t/sys/devices/system/cpu/cpu$i"
-		echo 'MODALIAS=cpu:type:x86,ven0000fam0006mod003F:feature:,0000,0001,0002' \
-			>"$t/sys/devices/system/cpu/cpu$i/uevent"
-		i=$((i + 1))
-	done
+	cpus 4
 	bl=$t/run/modprobe.d/modpreload-nodev.conf
 	RULES=slow:0:300,cpunodev:19:0,edacdep:19:0
 	run_handover --handover-soon --lookups-out "$lk" --nodev-blacklist "$bl"

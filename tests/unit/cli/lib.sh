@@ -33,6 +33,16 @@ run() {
 	rc=$?
 }
 
+# cpus N: N CPUs in the fake sysfs, each with features 0000, 0001 and 0002
+cpus() {
+	i=0
+	while [ $i -lt "$1" ]; do
+		mkdir -p "$t/sys/devices/system/cpu/cpu$i"
+		echo 'MODALIAS=cpu:type:x86,ven0000fam0006mod003F:feature:,0000,0001,0002' \
+			>"$t/sys/devices/system/cpu/cpu$i/uevent"
+		i=$((i + 1))
+	done
+}
 starts() { grep -c " start $1 " "$t/log"; }
 calls() { grep -c " start " "$t/log"; }
 ok_loads() { grep -c " end [a-z_0-9]* 0 " "$t/log"; }
