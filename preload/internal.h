@@ -290,6 +290,10 @@ struct mp_handover {
 	bool may_rejoin;     /* we were in PID 1's root: follow it */
 	int gate_fd;         /* the names gate, locked while held (gate.c), or -1 */
 	bool udev_seen;      /* udev's queue was there: its coldplug began */
+	const char **early;  /* held before the walk (early.c), the last boot's */
+	bool *early_used;    /* ... and held for a module of the plan since */
+	int nearly;
+	bool let_go;         /* the caller went on before the walk (early.c) */
 };
 
 /* --- the context (context/) --- */
@@ -327,6 +331,8 @@ const char *mp_known_lookup(const struct mp_ctx *ctx, const char *key);
 void mp_known_learn(struct mp_ctx *ctx, const char *key, const char *const *names, int n);
 bool mp_known_blacklisted(const struct mp_ctx *ctx, const char *name);
 bool mp_known_nodev(const struct mp_ctx *ctx, const char *name);
+/* what the last boot's hand-over held: how many (*names), -1 unknown */
+int mp_known_held(const struct mp_ctx *ctx, const char *const **names);
 /* the kinds of alias that lead to a module in modules.alias */
 #define MP_ALIAS_DEVICE 1 /* a device's (udev may ask) */
 #define MP_ALIAS_KERNEL 2 /* the kernel's own request (fs-*, crypto-*, ...) */
@@ -526,6 +532,13 @@ bool mp_handover_device_alias(const char *alias); /* "bus:...", not fs-*, devnam
  * made ready to outlive its caller. 1: done; 0: not (nothing was left
  * held). */
 int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0);
+/* NAME's hold in dir: 1 written, 0 another live run's (logged), -errno */
+int mp_handover_hold_one(struct mp_ctx *ctx, const char *dir, const char *name);
+/* the process made ready to outlive its caller, at the hand-over */
+void mp_handover_begin(struct mp_ctx *ctx, char *argv0);
+/* early.c: before the walk, what the last boot's hand-over held is held
+ * again (--lookups): 1, and the caller may go on; 0: not (nothing held) */
+int mp_handover_early(struct mp_ctx *ctx, const char *dir, char *argv0);
 /* After switch-root, into the new root (PID 1's), once; then the module
  * directory again. Nothing before a hand-over. */
 void mp_handover_rejoin(struct mp_ctx *ctx);
@@ -534,6 +547,9 @@ void mp_handover_rejoin(struct mp_ctx *ctx);
  * that failed has its devices' add replayed for udev. */
 void mp_handover_settle(struct mp_ctx *ctx, const char *dir);
 void mp_handover_release(struct mp_ctx *ctx, const char *dir);
+/* replay.c: NAMES' devices without a driver, their add replayed for udev
+ * once it has seen their holds go: how many */
+unsigned mp_handover_replay(struct mp_ctx *ctx, const char *const *names, int n);
 /* The holds of a holder that was gone (stale.c): their devices' add
  * replayed, for a run that does not load those modules itself. */
 void mp_handover_replay_stale(struct mp_ctx *ctx);
@@ -578,5 +594,6 @@ int mp_dupcost_layout(const void *image, size_t len, uint64_t *out);
 int mp_dupcost_file(int fd, const struct mp_format *f, int kernel, const char *kcomp,
 		    struct mp_budget *budget, struct mp_dupcost *out);
 int mp_dupcost_plan(struct mp_ctx *ctx, uint64_t *total, uint64_t *dups);
+const char *mp_dupcost_model(const struct mp_ctx *ctx); /* "file and decompressed copy (6.4+)", ... */
 
 #endif

@@ -121,12 +121,14 @@ lint() {
 	# since the booted run keeps the last boot's lookups (271,896 bytes:
 	# bench/results/sizes-2026-12-06.md); 272 KiB since --wait-runs, whose
 	# 773 bytes took the code past a 4 KiB boundary (276,344 bytes:
-	# bench/results/sizes-2026-12-06c.md)
+	# bench/results/sizes-2026-12-06c.md); 284 KiB since the booted run
+	# hands over before its plan, whose 2,272 bytes of code took the file
+	# past another (282,744 bytes: bench/results/sizes-2026-12-06e.md)
 	size=$(stat -c %s build/modpreload)
-	if [ "$size" -le 278528 ]; then
-		echo "PASS: lint/size (build/modpreload is $size bytes, budget 278528)"
+	if [ "$size" -le 290816 ]; then
+		echo "PASS: lint/size (build/modpreload is $size bytes, budget 290816)"
 	else
-		echo "FAIL: lint/size: build/modpreload is $size bytes, over 272 KiB"
+		echo "FAIL: lint/size: build/modpreload is $size bytes, over 284 KiB"
 	fi
 	if file build/modpreload | grep -q 'statically linked'; then
 		echo "PASS: lint/static"

@@ -87,6 +87,8 @@ void mp_ctx_free(struct mp_ctx *ctx)
 		close(ctx->handover.procfd);
 	if (ctx->handover.gate_fd >= 0)
 		close(ctx->handover.gate_fd);
+	free(ctx->handover.early);
+	free(ctx->handover.early_used);
 	for (int i = 0; i < ctx->nkept; i++) {
 		close(ctx->kept_fd[i]);
 		free(ctx->kept_dir[i]);

@@ -37,9 +37,7 @@ int mp_ctx_keep_dir(struct mp_ctx *ctx, const char *dir, size_t len)
 	ctx->kept_dir[ctx->nkept] = strndup(dir, len);
 	if (ctx->kept_dir[ctx->nkept] == NULL)
 		return -ENOMEM;
-	if (mkdir(ctx->kept_dir[ctx->nkept], 0755) < 0 && errno != EEXIST) {
-		/* the open below says why */
-	}
+	(void)mkdir(ctx->kept_dir[ctx->nkept], 0755); /* if it fails, the open below says why */
 	fd = open(ctx->kept_dir[ctx->nkept], O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0) {
 		int r = -errno;

@@ -23,7 +23,10 @@
  *   - the drivers that found no device for any CPU (nodev.c's blacklist):
  *     with the same lookups, the next boot's hand-over holds them and
  *     tries them only once udev's queue is empty (handover.c), not in the
- *     seconds when the boot's own units start.
+ *     seconds when the boot's own units start;
+ *   - whether the run handed over, and what it held from udev then: with
+ *     the same lookups, the next boot's run holds those before it walks
+ *     sysfs, and lets the boot go on then (early.c).
  * Anything else (another kernel, a changed index or alias, a line that is
  * not ours) and the file is not used: the run checks and looks up as if
  * there were none. It is root's, as the indexes are, and says only which
@@ -38,7 +41,7 @@
 
 #include "ctx.h"
 
-#define KNOWN_MAGIC "modpreload lookups 3"
+#define KNOWN_MAGIC "modpreload lookups 4"
 #define ALIAS_TEXT "modules.alias"
 #define KNOWN_MAX (8u << 20)
 
@@ -59,6 +62,9 @@ struct mp_known {
 	struct mp_strmap *kinds;          /* module -> MP_ALIAS_*, from the file */
 	struct mp_strmap *kinds_learned;  /* this run's, written */
 	struct mp_strmap *nodev;          /* no device for a CPU, from the file */
+	const char **held;                /* what its hand-over held, in text */
+	int nheld;
+	bool handover;                    /* it handed over: held says all */
 	bool alias_counted, alias_read;   /* as an index not walked; walked after all */
 };
 
@@ -82,6 +88,7 @@ void mp_known_free(struct mp_known *k)
 	mp_strmap_free(k->kinds);
 	mp_strmap_free(k->kinds_learned);
 	mp_strmap_free(k->nodev);
+	free(k->held);
 	free(k);
 }
 
@@ -206,6 +213,18 @@ static int parse_nodev(struct mp_known *k, const char *name)
 	return mp_strmap_put(k->nodev, name, 0);
 }
 
+/* "NAME": a module its hand-over held, kept where the file's text is */
+static int parse_held(struct mp_known *k, const char *name)
+{
+	const char **more;
+
+	if (!plain(name, true) || (more = realloc(k->held, ((size_t)k->nheld + 1) * sizeof(*k->held))) == NULL)
+		return -EBADMSG;
+	k->held = more;
+	k->held[k->nheld++] = name;
+	return 0;
+}
+
 /* Cuts the file's lines in place; the names of "= key names" stay in text. */
 static int parse(struct mp_ctx *ctx, struct mp_known *k, size_t len, const char **digest)
 {
@@ -249,6 +268,11 @@ static int parse(struct mp_ctx *ctx, struct mp_known *k, size_t len, const char 
 		} else if (strncmp(line, "nodev ", 6) == 0) {
 			if (parse_nodev(k, line + 6) < 0)
 				return -EBADMSG;
+		} else if (strncmp(line, "held ", 5) == 0) {
+			if (parse_held(k, line + 5) < 0)
+				return -EBADMSG;
+		} else if (strcmp(line, "handover") == 0) {
+			k->handover = true;
 		} else if (strncmp(line, "kernel ", 7) == 0) {
 			kernel = strcmp(line + 7, ctx->env.kver) == 0;
 		} else if (strncmp(line, "dir ", 4) == 0) {
@@ -299,6 +323,7 @@ void mp_known_read(struct mp_ctx *ctx)
 		k->kinds = NULL;
 		mp_strmap_free(k->nodev);
 		k->nodev = NULL;
+		k->handover = false;
 		return;
 	}
 	if (!k->tree)
@@ -375,6 +400,18 @@ bool mp_known_nodev(const struct mp_ctx *ctx, const char *name)
 
 	return ctx->known && ctx->known->lookups && ctx->known->nodev &&
 	       mp_strmap_get(ctx->known->nodev, name, &unused) == 0;
+}
+
+/* what the last boot's hand-over held, that boot having looked up what
+ * this one would: how many (*names), or -1 when it is not known */
+int mp_known_held(const struct mp_ctx *ctx, const char *const **names)
+{
+	const struct mp_known *k = ctx->known;
+
+	if (k == NULL || !k->lookups || !k->handover)
+		return -1;
+	*names = k->held;
+	return k->nheld;
 }
 
 /* modprobe.d's "blacklist NAME" (libkmod's KMOD_FILTER_BLACKLIST) */
@@ -534,6 +571,13 @@ static int fill(int fd, void *data)
 	for (i = 0; i < (size_t)ctx->plan.nmods && r == 0; i++)
 		if (ctx->plan.mods[i].nodev_listed && plain(ctx->plan.mods[i].name, true))
 			r = mp_write_full(fd, head, (size_t)snprintf(head, sizeof(head), "nodev %s\n",
+								     ctx->plan.mods[i].name));
+	/* what this run's hand-over held (handover.c, early.c) */
+	if (r == 0 && ctx->result.handover_at)
+		r = mp_write_full(fd, "handover\n", 9);
+	for (i = 0; i < (size_t)ctx->plan.nmods && r == 0 && ctx->result.handover_at; i++)
+		if (ctx->plan.mods[i].ho.held && plain(ctx->plan.mods[i].name, true))
+			r = mp_write_full(fd, head, (size_t)snprintf(head, sizeof(head), "held %s\n",
 								     ctx->plan.mods[i].name));
 	return r == 0 && k->len ? mp_write_full(fd, k->out, k->len) : r;
 }

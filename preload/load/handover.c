@@ -60,8 +60,6 @@
 
 #include "internal.h"
 
-/* udevd looks at its configuration again at most every 3 s (manager_reload) */
-#define MP_REPLAY_WAIT_MS 3100u
 /* how long the holds wait for udev's queue to empty, at most: udevd's own
  * bound for one event (a queue that lives longer is stuck) */
 #define MP_QUEUE_WAIT_MS 180000u
@@ -264,6 +262,24 @@ static int fill_held(int fd, void *data)
 	return n < 0 || (size_t)n >= sizeof(buf) ? -ENAMETOOLONG : mp_write_full(fd, buf, (size_t)n);
 }
 
+/* what was held before the walk (early.c) for no module of the plan */
+static void unhold_early(struct mp_ctx *ctx, const char *dir)
+{
+	struct mp_handover *ho = mp_ctx_handover(ctx);
+	char path[PATH_MAX];
+	const char *name;
+	int i, dirfd;
+
+	for (i = 0; i < ho->nearly; i++) {
+		if (ho->early_used[i] || mp_holder_path(path, sizeof(path), dir, ho->early[i]) < 0)
+			continue;
+		dirfd = mp_ctx_at(ctx, path, &name);
+		if (unlinkat(dirfd, name, 0) < 0 && errno != ENOENT)
+			mp_warn(ctx, "%s: cannot remove: %s; udev leaves %s alone for this boot", path,
+				mp_errno_name(errno), ho->early[i]);
+	}
+}
+
 static void unhold(struct mp_ctx *ctx, const char *dir)
 {
 	struct mp_plan *p = mp_ctx_plan(ctx);
@@ -281,14 +297,69 @@ static void unhold(struct mp_ctx *ctx, const char *dir)
 			mp_warn(ctx, "%s: cannot remove: %s; udev leaves %s alone for this boot", path,
 				mp_errno_name(errno), m->name);
 	}
+	unhold_early(ctx, dir);
+}
+
+int mp_handover_hold_one(struct mp_ctx *ctx, const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+	const char *base;
+	int pid, r = mp_holder_path(path, sizeof(path), dir, name);
+
+	/* another live run's (the initramfs's, still loading it after the
+	 * switch): that run's to remove and to replay for */
+	if (r == 0 && mp_holder_elsewhere(path, &pid)) {
+		mp_log(ctx, MP_LOG_INFO, "%s: held from udev by another run (pid %d), which loads it; its hold "
+		       "is left to it", name, pid);
+		return 0;
+	}
+	if (r == 0) {
+		int dirfd = mp_ctx_at(ctx, path, &base);
+
+		r = mp_write_atomic(dirfd, base, "." MP_HELD_PREFIX "new", 0644, fill_held, (void *)name);
+	}
+	return r < 0 ? r : 1;
+}
+
+void mp_handover_begin(struct mp_ctx *ctx, char *argv0)
+{
+	struct mp_handover *ho = mp_ctx_handover(ctx);
+
+	if (ho->procfd < 0)
+		ho->procfd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	/* only a process in PID 1's root follows it: one run in a chroot
+	 * on purpose stays there */
+	if (ho->procfd >= 0 && stat("/", &ho->root_st) == 0) {
+		struct stat one;
+
+		ho->may_rejoin = fstatat(ho->procfd, "1/root", &one, 0) == 0 &&
+				 one.st_dev == ho->root_st.st_dev && one.st_ino == ho->root_st.st_ino;
+	}
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	signal(SIGINT, SIG_IGN);
+	if (argv0 && argv0[0] && access("/etc/initrd-release", F_OK) == 0)
+		argv0[0] = '@';
+	mp_ctx_result(ctx)->handover_at = mp_now_ns() - mp_ctx_env(ctx)->t0;
+}
+
+/* NAME was held before the walk (early.c): now for a module of the plan */
+static bool held_early(struct mp_handover *ho, const char *name)
+{
+	int i;
+
+	for (i = 0; i < ho->nearly; i++)
+		if (strcmp(ho->early[i], name) == 0)
+			return ho->early_used[i] = true;
+	return false;
 }
 
 int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0)
 {
 	struct mp_handover *ho = mp_ctx_handover(ctx);
 	struct mp_plan *p = mp_ctx_plan(ctx);
-	char path[PATH_MAX], why[160];
-	int i, r = 0, n = 0, joined = 0, left = 0, pid;
+	char why[160];
+	int i, r = 0, n = 0, joined = 0, left = 0;
 
 	/* made even with nothing to hold: udevd watches only the
 	 * configuration directories that were there when it started */
@@ -306,24 +377,13 @@ int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0)
 			joined++;
 			continue;
 		}
-		r = mp_holder_path(path, sizeof(path), dir, m->name);
-		/* another live run's (the initramfs's, still loading it after
-		 * the switch): that run's to remove and to replay for */
-		if (r == 0 && mp_holder_elsewhere(path, &pid)) {
-			mp_log(ctx, MP_LOG_INFO, "%s: held from udev by another run (pid %d), which loads it; "
-			       "its hold is left to it", m->name, pid);
-			continue;
-		}
-		if (r == 0) {
-			const char *name;
-			int dirfd = mp_ctx_at(ctx, path, &name);
-
-			r = mp_write_atomic(dirfd, name, "." MP_HELD_PREFIX "new", 0644, fill_held, m->name);
-		}
-		m->ho.held = r == 0;
-		n += r == 0;
+		r = held_early(ho, m->name) ? 1 : mp_handover_hold_one(ctx, dir, m->name);
+		m->ho.held = r > 0;
+		n += r > 0;
+		r = r < 0 ? r : 0;
 	}
-	if (r < 0) {
+	/* the caller went on before the walk: what is held early stays */
+	if (r < 0 && !ho->let_go) {
 		mp_warn(ctx, "%s: cannot keep udev off the modules still loading: %s; waiting for them "
 			"instead", dir, mp_errno_name(-r));
 		unhold(ctx, dir);
@@ -331,29 +391,19 @@ int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0)
 			p->mods[i].ho.held = p->mods[i].ho.joined = false;
 		return 0;
 	}
-	if (ho->procfd < 0)
-		ho->procfd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	/* only a process in PID 1's root follows it: one run in a chroot
-	 * on purpose stays there */
-	if (ho->procfd >= 0 && stat("/", &ho->root_st) == 0) {
-		struct stat one;
-
-		ho->may_rejoin = fstatat(ho->procfd, "1/root", &one, 0) == 0 &&
-				 one.st_dev == ho->root_st.st_dev && one.st_ino == ho->root_st.st_ino;
-	}
-	signal(SIGTERM, SIG_IGN);
-	signal(SIGHUP, SIG_IGN);
-	signal(SIGINT, SIG_IGN);
-	if (argv0 && argv0[0] && access("/etc/initrd-release", F_OK) == 0)
-		argv0[0] = '@';
-	mp_ctx_result(ctx)->handover_at = mp_now_ns() - mp_ctx_env(ctx)->t0;
+	if (r < 0)
+		mp_warn(ctx, "%s: cannot keep udev off the modules found since the boot went on: %s", dir,
+			mp_errno_name(-r));
+	if (!ho->let_go)
+		mp_handover_begin(ctx, argv0);
 	why[0] = '\0';
 	if (joined)
 		snprintf(why, sizeof(why), "; %d asked for by name or by the kernel %s in the kernel, where "
 			 "another load of %s waits for ours%s", joined, joined == 1 ? "is" : "are",
 			 joined == 1 ? "it" : "one", mp_gate_held(ctx) ? ", or behind the names gate" : "");
-	mp_log(ctx, MP_LOG_NOTICE, "handing over: %d module%s still to load, finished in the background "
-	       "(udev leaves %d alone until then%s)", left, left == 1 ? "" : "s", n, why);
+	mp_log(ctx, MP_LOG_NOTICE, "%s: %d module%s still to load, finished in the background "
+	       "(udev leaves %d alone until then%s)", ho->let_go ? "planned" : "handing over", left,
+	       left == 1 ? "" : "s", n, why);
 	return 1;
 }
 
@@ -375,58 +425,6 @@ void mp_handover_rejoin(struct mp_ctx *ctx)
 		(void)mp_moddir_reopen(ctx);
 	}
 	close(fd);
-}
-
-/* --- a held module that failed, or a hold whose holder is gone: its devices' add, again --- */
-
-struct replay {
-	struct mp_ctx *ctx;
-	struct kmod_ctx *k;
-	const char *const *names;
-	int nnames;
-	unsigned n;
-};
-
-static bool wants(struct replay *rp, const char *alias)
-{
-	struct kmod_list *list = NULL, *l;
-	bool hit = false;
-	int i;
-
-	if (kmod_module_new_from_lookup(rp->k, alias, &list) < 0)
-		return false;
-	kmod_list_foreach(l, list) {
-		struct kmod_module *km = kmod_module_get_module(l);
-		char name[256];
-
-		if (mp_normalize_name(kmod_module_get_name(km), name, sizeof(name)) == 0)
-			for (i = 0; i < rp->nnames && !hit; i++)
-				hit = strcmp(name, rp->names[i]) == 0;
-		kmod_module_unref(km);
-	}
-	kmod_module_unref_list(list);
-	return hit;
-}
-
-static int replay_device(int dirfd, const char *devpath, const char *alias, void *data)
-{
-	struct replay *rp = data;
-	struct stat st;
-	int fd;
-
-	/* bound meanwhile (another driver of the alias): nothing owed */
-	if (fstatat(dirfd, "driver", &st, AT_SYMLINK_NOFOLLOW) == 0 || !wants(rp, alias))
-		return 0;
-	fd = openat(dirfd, "uevent", O_WRONLY | O_CLOEXEC);
-	if (fd < 0 || mp_write_full(fd, "add", 3) < 0) {
-		mp_warn(rp->ctx, "%s: cannot replay its add event: %s", devpath, mp_errno_name(errno));
-	} else {
-		rp->n++;
-		mp_log(rp->ctx, MP_LOG_INFO, "%s: add replayed for udev", devpath);
-	}
-	if (fd >= 0)
-		close(fd);
-	return 0;
 }
 
 int mp_handover_udev_queue(const char *dir, char *path, size_t size)
@@ -493,26 +491,11 @@ void mp_handover_settle(struct mp_ctx *ctx, const char *dir)
 			MP_QUEUE_WAIT_MS / 1000);
 }
 
-/*
- * NAMES' devices asked for again, their holds gone: their add, once udevd
- * has seen that (it looks at most every 3 s), for each device with a
- * MODALIAS and no driver whose alias leads to one of them. How many.
- */
-static unsigned replay(struct mp_ctx *ctx, const char *const *names, int n)
-{
-	struct replay rp = { .ctx = ctx, .k = mp_ctx_kmod(ctx), .names = names, .nnames = n };
-
-	if (n == 0 || rp.k == NULL)
-		return 0;
-	mp_sleep_ms(MP_REPLAY_WAIT_MS);
-	(void)mp_coldplug_foreach(ctx, replay_device, &rp);
-	return rp.n;
-}
-
 void mp_handover_release(struct mp_ctx *ctx, const char *dir)
 {
 	struct mp_plan *p = mp_ctx_plan(ctx);
-	_cleanup_free_ const char **failed = malloc(((size_t)p->nmods + 1) * sizeof(char *));
+	struct mp_handover *ho = mp_ctx_handover(ctx);
+	_cleanup_free_ const char **failed = malloc(((size_t)p->nmods + (size_t)ho->nearly + 1) * sizeof(char *));
 	char path[PATH_MAX];
 	const char *name;
 	unsigned n;
@@ -531,6 +514,11 @@ void mp_handover_release(struct mp_ctx *ctx, const char *dir)
 		    !mp_outcome_no_device(p, m))
 			failed[nfailed++] = m->name;
 	}
+	/* held before the walk for a module this plan did not hold: udev
+	 * skipped its devices, and tries it now unless it is live */
+	for (i = 0; failed && i < ho->nearly; i++)
+		if (!ho->early_used[i] && mp_initstate(mp_ctx_env(ctx)->sysfs_fd, ho->early[i]) != MP_INITSTATE_LIVE)
+			failed[nfailed++] = ho->early[i];
 	unhold(ctx, dir); /* udev's queue is empty by now: mp_handover_settle */
 	/* the files going changed the directory; a blacklist appended to
 	 * meanwhile (nodev.c) did not, and udevd looks only at that */
@@ -539,24 +527,9 @@ void mp_handover_release(struct mp_ctx *ctx, const char *dir)
 	(void)utimensat(dirfd, name, NULL, 0);
 	if (nfailed == 0)
 		return;
-	n = mp_ctx_result(ctx)->replayed = replay(ctx, failed, nfailed);
-	mp_log(ctx, MP_LOG_NOTICE, "%d module%s failed after the hand-over; udev was asked again for "
-	       "%u device%s that wanted %s", nfailed, nfailed == 1 ? "" : "s", n,
+	n = mp_ctx_result(ctx)->replayed = mp_handover_replay(ctx, failed, nfailed);
+	mp_log(ctx, MP_LOG_NOTICE, "%d module%s failed after the hand-over or %s held for none of the "
+	       "plan; udev was asked again for %u device%s that wanted %s", nfailed, nfailed == 1 ? "" : "s",
+	       nfailed == 1 ? "was" : "were", n,
 	       n == 1 ? "" : "s", nfailed == 1 ? "it" : "them");
-}
-
-void mp_handover_replay_stale(struct mp_ctx *ctx)
-{
-	const struct mp_result *res = mp_ctx_result(ctx);
-	_cleanup_free_ const char **names = malloc(((size_t)res->nstale + 1) * sizeof(char *));
-	unsigned n;
-	int i;
-
-	if (res->nstale == 0 || names == NULL)
-		return;
-	for (i = 0; i < res->nstale; i++)
-		names[i] = res->stale[i].name;
-	n = mp_ctx_result(ctx)->replayed = replay(ctx, names, res->nstale);
-	mp_log(ctx, MP_LOG_NOTICE, "udev was asked again for %u device%s that wanted what the loader "
-	       "that is gone held", n, n == 1 ? "" : "s");
 }

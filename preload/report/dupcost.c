@@ -341,3 +341,10 @@ int mp_dupcost_plan(struct mp_ctx *ctx, uint64_t *total, uint64_t *dups)
 	mp_budget_destroy(&budget);
 	return 0;
 }
+
+/* what a duplicate cost the kernel, by its version: the model counted */
+const char *mp_dupcost_model(const struct mp_ctx *ctx)
+{
+	return mp_kernel_version(mp_ctx_env(ctx)->kver) >= 6004 ? "file and decompressed copy (6.4+)"
+						     : "file, decompressed copy and module memory (before 6.4)";
+}

@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "run.h"
 
 static int fill_report(int fd, void *ctx)
 {
@@ -78,7 +79,9 @@ static int write_report(struct mp_ctx *ctx, const char *path)
 	return r;
 }
 
-static int gather(struct mp_ctx *ctx, const struct mp_run_args *a)
+/* The requests by name: the arguments, the configured lists, the command
+ * line. The devices' follow (gather_devices). */
+static int gather_names(struct mp_ctx *ctx, const struct mp_run_args *a)
 {
 	int i, r = 0;
 
@@ -93,9 +96,14 @@ static int gather(struct mp_ctx *ctx, const struct mp_run_args *a)
 		r = mp_request_config_dirs(ctx, NULL);
 	if (r == 0 && a->modules_load)
 		r = mp_request_modules_load(ctx, NULL);
-	if (r == 0)
-		r = mp_request_cmdline(ctx);
-	if (r == 0 && a->opts.coldplug)
+	return r == 0 ? mp_request_cmdline(ctx) : r;
+}
+
+static int gather_devices(struct mp_ctx *ctx, const struct mp_run_args *a)
+{
+	int r = 0;
+
+	if (a->opts.coldplug)
 		r = mp_coldplug_scan(ctx, MP_SRC_COLDPLUG);
 	if (r == 0 && a->root_fs)
 		r = mp_rootfs_plan(ctx);
@@ -141,8 +149,6 @@ static bool hurried(const struct conductor *c)
 	return handing_over(c) && c->a->handover_soon && !c->a->opts.dry_run;
 }
 
-/* The byte that tells the caller it may go on (exit statuses are small). */
-#define MP_STATUS_HANDOVER 'H'
 
 static const char *hold_dir(const struct mp_run_args *a)
 {
@@ -232,10 +238,32 @@ static int handover(void *data)
 		close(cp->uevent_fd);
 		cp->uevent_fd = -1;
 	}
-	if (write(c->status_fd, &b, 1) != 1) {
+	/* let go before the plan (early): the caller is gone already */
+	if (!mp_ctx_handover(c->ctx)->let_go && write(c->status_fd, &b, 1) != 1) {
 		/* the caller is gone: nothing waits for us anyway */
 	}
 	return 1;
+}
+
+/*
+ * The last boot's holds, before the walk (early.c), and the caller goes
+ * on: the names gate first, as the names may not be final before the
+ * plan is (systemd-modules-load waits behind it; a name the devices'
+ * requests leave to it opens it once the plan is made).
+ */
+static void let_go_early(struct conductor *c)
+{
+	unsigned char b = MP_STATUS_HANDOVER;
+	const char *const *names;
+
+	if (mp_known_held(c->ctx, &names) < 0)
+		return; /* not known: after the plan, as it was */
+	if (c->a->names_gate)
+		(void)mp_gate_take(c->ctx, c->a->names_gate);
+	keep_dirs(c);
+	if (mp_handover_early(c->ctx, hold_dir(c->a), c->a->argv0) > 0 && write(c->status_fd, &b, 1) != 1) {
+		/* the caller is gone: nothing waits for us anyway */
+	}
 }
 
 /* into the new root before results free more loads, which open their
@@ -342,11 +370,17 @@ static int run_here(const struct mp_run_args *a, int status_fd)
 	if (hurried(&c))
 		mp_handover_prefetch(ctx);
 	res->planned_ctx = mp_now_ns() - mp_ctx_env(ctx)->t0;
-	r = gather(ctx, a);
+	r = gather_names(ctx, a);
+	if (r == 0 && hurried(&c))
+		let_go_early(&c);
+	if (r == 0)
+		r = gather_devices(ctx, a);
 	res->planned_req = mp_now_ns() - mp_ctx_env(ctx)->t0;
 	/* before the hand-over: systemd-modules-load waits behind it */
 	if (r == 0 && a->names_gate && hurried(&c))
 		(void)mp_gate_take(ctx, a->names_gate);
+	/* taken early, for names that the devices' requests left to it */
+	mp_gate_check(ctx, false);
 	if (r == 0)
 		r = schedule(&c);
 	/* the benchmark's and the demo's number, not the boot's: it opens
@@ -433,124 +467,6 @@ static void null_stdio(void)
 	close(fd);
 }
 
-static void log_to(const struct mp_run_args *a, int prio, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (a->log == NULL)
-		return;
-	va_start(ap, fmt);
-	a->log(a->log_data, prio, fmt, ap);
-	va_end(ap);
-}
-
-/* One byte from fd, waiting until deadline (CLOCK_MONOTONIC ns; 0: no
- * end): 1, 0 at its end, -1 on an error or (errno ETIMEDOUT) the deadline. */
-static ssize_t read_status(int fd, unsigned char *b, uint64_t deadline)
-{
-	for (;;) {
-		struct pollfd pfd = { fd, POLLIN, 0 };
-		uint64_t now = mp_now_ns();
-		int ms = -1;
-		ssize_t n;
-
-		if (deadline) {
-			if (now >= deadline) {
-				errno = ETIMEDOUT;
-				return -1;
-			}
-			ms = (int)((deadline - now) / 1000000u) + 1;
-		}
-		n = poll(&pfd, 1, ms);
-		if (n == 0 || (n < 0 && errno == EINTR))
-			continue;
-		if (n < 0)
-			return -1;
-		n = read(fd, b, 1);
-		if (n >= 0 || errno != EINTR)
-			return n;
-	}
-}
-
-/* The child's status, as the caller of mp_run() gets it: at the end, or
- * MP_EXIT_OK when the child let us go before it (MP_STATUS_HANDOVER). A
- * systemd service's main process is let go by READY=1 (*notified) and
- * stays until the end, so that the unit says what runs. *died: the child
- * ended without a status, of that signal (-1: none). */
-static int wait_child(const struct mp_run_args *a, int fd, pid_t pid, bool *notified, int *died)
-{
-	uint64_t deadline = a->opts.deadline_ms ? mp_now_ns() + a->opts.deadline_ms * 1000000ull : 0;
-	unsigned char b;
-	int status;
-	ssize_t n;
-
-	n = read_status(fd, &b, deadline);
-	if (n == 1 && b == MP_STATUS_HANDOVER) {
-		/* systemd's unit is started now; its main process stays until
-		 * the end, as the unit's status should say. Anyone else goes. */
-		*notified = mp_notify_ready("handed over; loading the rest") > 0;
-		if (!*notified)
-			return MP_EXIT_OK;
-		/* as the child does (handover.c): a stopping unit's SIGTERM
-		 * would end us alone, and its ExecStopPost (--release-stale)
-		 * would find the child alive and its holds not stale; its
-		 * SIGKILL ends both, and ExecStopPost then finds them stale */
-		signal(SIGTERM, SIG_IGN);
-		signal(SIGHUP, SIG_IGN);
-		signal(SIGINT, SIG_IGN);
-		n = read_status(fd, &b, deadline);
-	}
-	if (n < 0 && errno == ETIMEDOUT) {
-		/* it stops loading a little before, and reports then: what
-		 * holds it is a stuck load, which it may not finish */
-		log_to(a, MP_LOG_WARNING, "the loader has not finished within %u ms; going on "
-		       "without it", a->opts.deadline_ms);
-		return MP_EXIT_SOME_FAILED;
-	}
-	if (n == 1) {
-		/* reap it if it is already gone; if a thread is stuck in an
-		 * init(), it will be reaped by whoever inherits it */
-		(void)waitpid(pid, NULL, WNOHANG);
-		return b;
-	}
-	*died = -1;
-	if (waitpid(pid, &status, 0) == pid && WIFSIGNALED(status)) {
-		int sig = *died = WTERMSIG(status);
-
-		/* libkmod reads the indexes through a mapping: a bad one faults */
-		log_to(a, MP_LOG_ERR, "the loader died of signal %d (%s)%s", sig, strsignal(sig),
-		       sig == SIGSEGV || sig == SIGBUS ?
-		       "; is an index under the module directory corrupt?" : "");
-		return MP_EXIT_NOTHING;
-	}
-	log_to(a, MP_LOG_ERR, "the loader ended without a status");
-	return MP_EXIT_NOTHING;
-}
-
-/* --wait-names: systemd-modules-load's ExecStartPre=, no context */
-static int wait_names(const struct mp_run_args *a)
-{
-	unsigned ms = a->opts.timeout_ms ? a->opts.timeout_ms : 60000u;
-	int r = mp_gate_wait(a->wait_names, ms);
-
-	if (r == 0)
-		return MP_EXIT_OK;
-	log_to(a, MP_LOG_WARNING, "%s: the names gate %s after %u s; going on", a->wait_names,
-	       r == -ETIMEDOUT ? "is still shut" : mp_errno_name(-r), ms / 1000u);
-	return MP_EXIT_SOME_FAILED;
-}
-
-/* --wait-runs: modpreload-save-report's, before it copies the reports */
-static int wait_runs(const struct mp_run_args *a)
-{
-	unsigned ms = a->opts.timeout_ms ? a->opts.timeout_ms : 1800000u;
-
-	if (mp_wait_runs(ms) == 0)
-		return MP_EXIT_OK;
-	log_to(a, MP_LOG_WARNING, "runs of modpreload still going after %u s; going on", ms / 1000u);
-	return MP_EXIT_SOME_FAILED;
-}
-
 int mp_run(const struct mp_run_args *a)
 {
 	bool notified = false;
@@ -559,9 +475,9 @@ int mp_run(const struct mp_run_args *a)
 	pid_t pid;
 
 	if (a->wait_names)
-		return wait_names(a);
+		return mp_run_wait_names(a);
 	if (a->wait_runs)
-		return wait_runs(a);
+		return mp_run_wait_runs(a);
 	if (a->release_stale)
 		return release_here(a, a->report_path, 0);
 	if (!a->fork_guard)
@@ -587,7 +503,7 @@ int mp_run(const struct mp_run_args *a)
 		_exit(b);
 	}
 	close(fds[1]);
-	status = wait_child(a, fds[0], pid, &notified, &died);
+	status = mp_run_wait_child(a, fds[0], pid, &notified, &died);
 	close(fds[0]);
 	/* killed after the hand-over, the child removed none of its holds:
 	 * a unit's main process outlives it (reaped: no longer a holder) */

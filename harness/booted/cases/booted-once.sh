@@ -87,13 +87,13 @@ details() { # LABEL RESULT
 # once udev's queue was empty: from the kernel's trace, each such load
 # began after every load call of udev's workers in the booted system ended.
 late_after_udev() { # REPORT
-	# shellcheck disable=SC2046 # four fields
+	# shellcheck disable=SC2046 # five fields
 	set -- $(mpt_get handover_booted "$1") "$1"
-	if [ "$#" -lt 5 ] || [ "$4" = - ]; then
+	if [ "$#" -lt 6 ] || [ "$4" = - ]; then
 		fail "the second boot's run left nothing for after udev's queue (handover_booted: $*)"
 		return
 	fi
-	_late=$(grep '^MPT: lmod=' "$5" | awk -v late=",$4," '
+	_late=$(grep '^MPT: lmod=' "$6" | awk -v late=",$4," '
 		{ split($2, a, "="); m = a[2] }
 		$5 == "_udev_worker_" && $4 > u { u = $4 }
 		$5 == "modpreload" && index(late, "," m ",") { n++; if (f == "" || $3 < f) f = $3 }
@@ -104,6 +104,18 @@ late_after_udev() { # REPORT
 		fail "no load call of $4 by modpreload in the booted system"
 	elif ! awk -v f="$2" -v u="$3" 'BEGIN { exit !(f > u) }'; then
 		fail "a late module ($4) began loading at $2 s, before udev's workers' last load ended ($3 s)"
+	fi
+}
+
+# The second boot's run held what the first's hand-over held before it
+# walked sysfs, and let the boot go on then (the kept lookups' held lines;
+# the report's handover.early); the whole boot's counts (bt_check_with)
+# say that nothing was loaded twice for it.
+early_held() { # REPORT
+	# shellcheck disable=SC2046 # five fields
+	set -- $(mpt_get handover_booted "$1")
+	if [ "$#" -lt 5 ] || [ "$5" = - ]; then
+		fail "the second boot's run held nothing before its plan (handover_booted: $*)"
 	fi
 }
 
@@ -152,6 +164,7 @@ if [ "$second" = 1 ]; then
 		eq "modules loaded, against the first boot's" "$(mpt_num boot.modules "$again")" \
 			"$(mpt_num boot.modules "$with")"
 		late_after_udev "$again"
+		early_held "$again"
 		details "with modpreload, the second boot, $smp vCPUs" "$again"
 	fi
 	verdict "$name/second-${smp}cpu" "lookups known, by libkmod, indexes known: $*; $(($(mpt_num initrd.calls "$again") + $(mpt_num booted.calls "$again"))) calls for $(mpt_num boot.modules "$again") modules"

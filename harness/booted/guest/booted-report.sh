@@ -88,7 +88,7 @@
 #   lookups_kept                              present|absent: /var/lib/modpreload/lookups
 #   booted_lookups "KNOWN LIBKMOD INDEXES"    the booted run's lookups from the last
 #                                            boot's file, by libkmod; indexes not walked
-#   handover_initrd, handover_booted          "AT_MS HELD,... JOINED,... LATE,..." from each
+#   handover_initrd, handover_booted          "AT_MS HELD,... JOINED,... LATE,... EARLY,..." from each
 #                                            report ("-": none; empty: that run
 #                                            did not hand over)
 #   late=UNIT START ACTIVE                    the 12 units that became active
@@ -224,14 +224,14 @@ done | paste -sd' ' -)"
 # when each run handed over (ms after it started; empty: it did not), what
 # it held, what it left to the kernel to join and what waited for udev's
 # queue to empty ("-": none)
-handover() { # REPORT: "AT_MS HELD,HELD JOINED,JOINED LATE,LATE"
+handover() { # REPORT: "AT_MS HELD,HELD JOINED,JOINED LATE,LATE EARLY,EARLY"
 	awk '/^  "handover": \{/ { h = 1 } h && /"at_ms"/ { a = $2; gsub(/,/, "", a) }
-		h && /"(held|joined|late)": \[\]/ { next }
-		h && /"(held|joined|late)": \[/ { l = $1; gsub(/[":]/, "", l); next } l != "" && /\]/ { l = "" }
+		h && /"(held|joined|late|early)": \[\]/ { next }
+		h && /"(held|joined|late|early)": \[/ { l = $1; gsub(/[":]/, "", l); next } l != "" && /\]/ { l = "" }
 		l != "" { n = $1; gsub(/[",]/, "", n); v[l] = v[l] (v[l] == "" ? "" : ",") n }
 		/^  \}/ { h = 0 }
 		function or(x) { return x == "" ? "-" : x }
-		END { if (a != "") print a, or(v["held"]), or(v["joined"]), or(v["late"]) }' "$1" 2>/dev/null
+		END { if (a != "") print a, or(v["held"]), or(v["joined"]), or(v["late"]), or(v["early"]) }' "$1" 2>/dev/null
 }
 kv handover_initrd "$(handover "$initrd_report")"
 kv handover_booted "$(handover /run/modpreload/booted.json)"

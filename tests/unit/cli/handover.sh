@@ -873,3 +873,51 @@ t_handover_late() {
 	check "new index: nothing late" eq "$(jq -c .handover.late "$t/r.json")" '[]'
 	check "new index: cpunodev tried once" eq "$(starts cpunodev)" 1
 }
+
+# Soon, with the last boot's lookups (preload/load/early.c): what that
+# boot's hand-over held is held again before sysfs is walked, and the
+# caller goes on then. Here the walk waits on slow's device (its uevent
+# file a fifo) until the case answers, after the caller went on. quick,
+# blacklisted since, is held for nothing: its hold goes at the end and its
+# device's add is replayed, as for a held module that failed.
+t_handover_early() {
+	handover_setup
+	lk=$work/lookups
+	rm -f "$lk"
+	RULES=slow:0:1500,quick:0:1500
+	run_handover --handover-soon --lookups-out "$lk"
+	check "first: the child reported" wait_report
+	check "first: kept, it handed over" grep -qx handover "$lk"
+	check "first: kept, what it held" eq "$(sed -n 's/^held //p' "$lk" | sort | tr '\n' ' ')" "quick slow user "
+	check "first: nothing held early" eq "$(jq -c .handover.early "$t/r.json")" '[]'
+	# the next boot, its own /run
+	rm -rf "$t/sys/module" "$t/run" "$t/r.json"
+	mkdir -p "$t/sys/module" "$t/run" "$t/root/etc/modprobe.d"
+	echo 'blacklist quick' >"$t/root/etc/modprobe.d/quick.conf"
+	: >"$t/log"
+	dev=$t/sys/devices/pci0000:00/devA
+	alias=$(cat "$dev/uevent")
+	rm "$dev/uevent" && mkfifo "$dev/uevent"
+	RULES=slow:0:300
+	UDEV=manual run_handover --handover-soon -v --lookups "$lk" --lookups-out "$lk"
+	check "exit 0 before the walk" eq "$rc" 0
+	check "no report yet" [ ! -e "$t/r.json" ]
+	check "held before the walk" eq "$(held_files)" \
+		"modpreload-held-quick.conf modpreload-held-slow.conf modpreload-held-user.conf "
+	check "nothing loaded yet" eq "$(calls)" 0
+	# shellcheck disable=SC2016 # the inner shell's arguments
+	check "the walk reads slow's device now" timeout 20 sh -c 'echo "$1" >"$2"' - "$alias" "$dev/uevent"
+	rm "$dev/uevent" && echo "$alias" >"$dev/uevent"
+	mkdir -p "$t/run/udev" && : >"$t/run/udev/queue"
+	check "the child reported" wait_report
+	check "the log says when" grep -q "handing over before the plan: 3 modules held" "$t/err"
+	check "slow loaded once" eq "$(starts slow)" 1
+	check "user loaded once" eq "$(starts user)" 1
+	check "quick not loaded (blacklisted)" eq "$(starts quick)" 0
+	check "report: early" eq "$(jq -c '.handover.early | sort' "$t/r.json")" '["quick","slow","user"]'
+	check "report: held, of the plan" eq "$(jq -c '.handover.held | sort' "$t/r.json")" '["slow","user"]'
+	check "the holds are gone" eq "$(held_files)" ""
+	check "quick's device: add replayed" eq "$(head -c 3 "$t/sys/devices/pci0000:00/devC/uevent")" add
+	check "report: 1 replayed" eq "$(jq .handover.replayed "$t/r.json")" 1
+	check "kept again, without quick" eq "$(sed -n 's/^held //p' "$lk" | sort | tr '\n' ' ')" "slow user "
+}

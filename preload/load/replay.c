@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * After a hand-over (handover.c), a held module that failed or was held
+ * for nothing, or a hold whose holder is gone (context/stale.c): udev
+ * skipped the devices that wanted it, and is asked for them again, their
+ * add replayed once udevd has seen the hold go.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libkmod.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/* udevd looks at its configuration again at most every 3 s (manager_reload) */
+#define MP_REPLAY_WAIT_MS 3100u
+
+struct replay {
+	struct mp_ctx *ctx;
+	struct kmod_ctx *k;
+	const char *const *names;
+	int nnames;
+	unsigned n;
+};
+
+static bool wants(struct replay *rp, const char *alias)
+{
+	struct kmod_list *list = NULL, *l;
+	bool hit = false;
+	int i;
+
+	if (kmod_module_new_from_lookup(rp->k, alias, &list) < 0)
+		return false;
+	kmod_list_foreach(l, list) {
+		struct kmod_module *km = kmod_module_get_module(l);
+		char name[256];
+
+		if (mp_normalize_name(kmod_module_get_name(km), name, sizeof(name)) == 0)
+			for (i = 0; i < rp->nnames && !hit; i++)
+				hit = strcmp(name, rp->names[i]) == 0;
+		kmod_module_unref(km);
+	}
+	kmod_module_unref_list(list);
+	return hit;
+}
+
+static int replay_device(int dirfd, const char *devpath, const char *alias, void *data)
+{
+	struct replay *rp = data;
+	struct stat st;
+	int fd;
+
+	/* bound meanwhile (another driver of the alias): nothing owed */
+	if (fstatat(dirfd, "driver", &st, AT_SYMLINK_NOFOLLOW) == 0 || !wants(rp, alias))
+		return 0;
+	fd = openat(dirfd, "uevent", O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || mp_write_full(fd, "add", 3) < 0) {
+		mp_warn(rp->ctx, "%s: cannot replay its add event: %s", devpath, mp_errno_name(errno));
+	} else {
+		rp->n++;
+		mp_log(rp->ctx, MP_LOG_INFO, "%s: add replayed for udev", devpath);
+	}
+	if (fd >= 0)
+		close(fd);
+	return 0;
+}
+
+/*
+ * NAMES' devices asked for again, their holds gone: their add, once udevd
+ * has seen that (it looks at most every 3 s), for each device with a
+ * MODALIAS and no driver whose alias leads to one of them. How many.
+ */
+unsigned mp_handover_replay(struct mp_ctx *ctx, const char *const *names, int n)
+{
+	struct replay rp = { .ctx = ctx, .k = mp_ctx_kmod(ctx), .names = names, .nnames = n };
+
+	if (n == 0 || rp.k == NULL)
+		return 0;
+	mp_sleep_ms(MP_REPLAY_WAIT_MS);
+	(void)mp_coldplug_foreach(ctx, replay_device, &rp);
+	return rp.n;
+}
+
+void mp_handover_replay_stale(struct mp_ctx *ctx)
+{
+	const struct mp_result *res = mp_ctx_result(ctx);
+	_cleanup_free_ const char **names = malloc(((size_t)res->nstale + 1) * sizeof(char *));
+	unsigned n;
+	int i;
+
+	if (res->nstale == 0 || names == NULL)
+		return;
+	for (i = 0; i < res->nstale; i++)
+		names[i] = res->stale[i].name;
+	n = mp_ctx_result(ctx)->replayed = mp_handover_replay(ctx, names, res->nstale);
+	mp_log(ctx, MP_LOG_NOTICE, "udev was asked again for %u device%s that wanted what the loader "
+	       "that is gone held", n, n == 1 ? "" : "s");
+}
