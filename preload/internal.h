@@ -331,8 +331,9 @@ const char *mp_known_lookup(const struct mp_ctx *ctx, const char *key);
 void mp_known_learn(struct mp_ctx *ctx, const char *key, const char *const *names, int n);
 bool mp_known_blacklisted(const struct mp_ctx *ctx, const char *name);
 bool mp_known_nodev(const struct mp_ctx *ctx, const char *name);
-/* what the last boot's hand-over held: how many (*names), -1 unknown */
-int mp_known_held(const struct mp_ctx *ctx, const char *const **names);
+/* what the last boot's hand-over held (*names) and waited for (*waits):
+ * how many held, -1 unknown */
+int mp_known_held(const struct mp_ctx *ctx, const char *const **names, const char *const **waits, int *nwaits);
 /* the kinds of alias that lead to a module in modules.alias */
 #define MP_ALIAS_DEVICE 1 /* a device's (udev may ask) */
 #define MP_ALIAS_KERNEL 2 /* the kernel's own request (fs-*, crypto-*, ...) */

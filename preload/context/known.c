@@ -24,9 +24,9 @@
  *     with the same lookups, the next boot's hand-over holds them and
  *     tries them only once udev's queue is empty (handover.c), not in the
  *     seconds when the boot's own units start;
- *   - whether the run handed over, and what it held from udev then: with
- *     the same lookups, the next boot's run holds those before it walks
- *     sysfs, and lets the boot go on then (early.c).
+ *   - whether the run handed over, what it held from udev then and what it
+ *     waited for: with the same lookups and those live, the next boot's run
+ *     holds the same before it walks sysfs, and lets the boot go on (early.c).
  * Anything else (another kernel, a changed index or alias, a line that is
  * not ours) and the file is not used: the run checks and looks up as if
  * there were none. It is root's, as the indexes are, and says only which
@@ -61,9 +61,8 @@ struct mp_known {
 	struct mp_index_id alias_was, alias_now; /* modules.alias: the file's, this run's */
 	struct mp_strmap *kinds;          /* module -> MP_ALIAS_*, from the file */
 	struct mp_strmap *kinds_learned;  /* this run's, written */
-	struct mp_strmap *nodev;          /* no device for a CPU, from the file */
-	const char **held;                /* what its hand-over held, in text */
-	int nheld;
+	const char **nodev, **held, **wait; /* from the file, in text: no device for a CPU; */
+	int nnodev, nheld, nwait;           /* what its hand-over held; what it waited for */
 	bool handover;                    /* it handed over: held says all */
 	bool alias_counted, alias_read;   /* as an index not walked; walked after all */
 };
@@ -87,8 +86,9 @@ void mp_known_free(struct mp_known *k)
 	mp_strmap_free(k->blacklist);
 	mp_strmap_free(k->kinds);
 	mp_strmap_free(k->kinds_learned);
-	mp_strmap_free(k->nodev);
+	free(k->nodev);
 	free(k->held);
+	free(k->wait);
 	free(k);
 }
 
@@ -203,25 +203,20 @@ static int parse_kinds(struct mp_known *k, char *rest)
 	return mp_strmap_put(k->kinds, rest, kinds);
 }
 
-/* "NAME": a driver that found no device for any CPU */
-static int parse_nodev(struct mp_known *k, const char *name)
-{
-	if (!plain(name, true))
-		return -EBADMSG;
-	if (k->nodev == NULL && (k->nodev = mp_strmap_new()) == NULL)
-		return -ENOMEM;
-	return mp_strmap_put(k->nodev, name, 0);
-}
-
-/* "NAME": a module its hand-over held, kept where the file's text is */
-static int parse_held(struct mp_known *k, const char *name)
+/* "NAME", into *list (in the file's text): a driver that found no device for
+ * any CPU, a module its hand-over held or waited for; a name twice is once */
+static int parse_listed(const char ***list, int *n, const char *name)
 {
 	const char **more;
+	int i;
 
-	if (!plain(name, true) || (more = realloc(k->held, ((size_t)k->nheld + 1) * sizeof(*k->held))) == NULL)
+	for (i = 0; i < *n; i++)
+		if (strcmp((*list)[i], name) == 0)
+			return 0;
+	if (!plain(name, true) || (more = realloc(*list, ((size_t)*n + 1) * sizeof(**list))) == NULL)
 		return -EBADMSG;
-	k->held = more;
-	k->held[k->nheld++] = name;
+	*list = more;
+	(*list)[(*n)++] = name;
 	return 0;
 }
 
@@ -266,10 +261,11 @@ static int parse(struct mp_ctx *ctx, struct mp_known *k, size_t len, const char 
 			if (parse_kinds(k, line + 6) < 0)
 				return -EBADMSG;
 		} else if (strncmp(line, "nodev ", 6) == 0) {
-			if (parse_nodev(k, line + 6) < 0)
+			if (parse_listed(&k->nodev, &k->nnodev, line + 6) < 0)
 				return -EBADMSG;
-		} else if (strncmp(line, "held ", 5) == 0) {
-			if (parse_held(k, line + 5) < 0)
+		} else if (strncmp(line, "held ", 5) == 0 || strncmp(line, "wait ", 5) == 0) {
+			if (parse_listed(line[0] == 'h' ? &k->held : &k->wait, line[0] == 'h' ? &k->nheld : &k->nwait,
+					 line + 5) < 0)
 				return -EBADMSG;
 		} else if (strcmp(line, "handover") == 0) {
 			k->handover = true;
@@ -321,8 +317,7 @@ void mp_known_read(struct mp_ctx *ctx)
 		k->keys = NULL;
 		mp_strmap_free(k->kinds);
 		k->kinds = NULL;
-		mp_strmap_free(k->nodev);
-		k->nodev = NULL;
+		k->nnodev = 0;
 		k->handover = false;
 		return;
 	}
@@ -396,21 +391,25 @@ int mp_known_config(struct mp_ctx *ctx)
  * what this one would (the same indexes and modprobe.d's aliases) */
 bool mp_known_nodev(const struct mp_ctx *ctx, const char *name)
 {
-	int unused;
+	int i;
 
-	return ctx->known && ctx->known->lookups && ctx->known->nodev &&
-	       mp_strmap_get(ctx->known->nodev, name, &unused) == 0;
+	for (i = 0; ctx->known && ctx->known->lookups && i < ctx->known->nnodev; i++)
+		if (strcmp(ctx->known->nodev[i], name) == 0)
+			return true;
+	return false;
 }
 
-/* what the last boot's hand-over held, that boot having looked up what
- * this one would: how many (*names), or -1 when it is not known */
-int mp_known_held(const struct mp_ctx *ctx, const char *const **names)
+/* what the last boot's hand-over held (*names) and waited for (*waits), that
+ * boot having looked up what this one would: how many held, -1 unknown */
+int mp_known_held(const struct mp_ctx *ctx, const char *const **names, const char *const **waits, int *nwaits)
 {
 	const struct mp_known *k = ctx->known;
 
 	if (k == NULL || !k->lookups || !k->handover)
 		return -1;
 	*names = k->held;
+	*waits = k->wait;
+	*nwaits = k->nwait;
 	return k->nheld;
 }
 
@@ -572,13 +571,16 @@ static int fill(int fd, void *data)
 		if (ctx->plan.mods[i].nodev_listed && plain(ctx->plan.mods[i].name, true))
 			r = mp_write_full(fd, head, (size_t)snprintf(head, sizeof(head), "nodev %s\n",
 								     ctx->plan.mods[i].name));
-	/* what this run's hand-over held (handover.c, early.c) */
+	/* what this run's hand-over held, and waited for (must_finish: handover.c) */
 	if (r == 0 && ctx->result.handover_at)
 		r = mp_write_full(fd, "handover\n", 9);
-	for (i = 0; i < (size_t)ctx->plan.nmods && r == 0 && ctx->result.handover_at; i++)
-		if (ctx->plan.mods[i].ho.held && plain(ctx->plan.mods[i].name, true))
-			r = mp_write_full(fd, head, (size_t)snprintf(head, sizeof(head), "held %s\n",
-								     ctx->plan.mods[i].name));
+	for (i = 0; i < (size_t)ctx->plan.nmods && r == 0 && ctx->result.handover_at; i++) {
+		const struct mp_module *m = &ctx->plan.mods[i];
+
+		if ((m->ho.held || (m->urgent == 2 && !mp_module_named(m))) && plain(m->name, true))
+			r = mp_write_full(fd, head, (size_t)snprintf(head, sizeof(head), "%s %s\n",
+								     m->ho.held ? "held" : "wait", m->name));
+	}
 	return r == 0 && k->len ? mp_write_full(fd, k->out, k->len) : r;
 }
 

@@ -12,15 +12,23 @@
  * machine and tree the plan holds what it held the boot before, so the
  * holds come first and the plan after them:
  *   - a module of the plan held early stays held (handover.c); one the
- *     plan finds that the last boot did not hold is held when the plan is
- *     made, a few hundred ms after udevd may have started: udev's workers
- *     come later than that, and a race lost costs one refused duplicate,
- *     which the kernel's counts show;
+ *     plan finds that the last boot did not hold is held at the plan's
+ *     hand-over (sched.c: the plan made, what must be live before it
+ *     live), after udevd may have started: udev's workers come later than
+ *     that under TCG, and a race lost costs one refused duplicate, which
+ *     the kernel's counts show;
  *   - one held early that this boot's plan does not hold (its device gone,
  *     left to udev now) goes at the end as the others do, once udev's
  *     queue is empty, and its devices' add is replayed (replay.c);
+ *   - the loads wait for udev's coldplug to begin as before (waits.c),
+ *     but 5 s at most: on a fast machine it may have begun and ended
+ *     while the plan was made;
  *   - a module asked for by name, or live already, is not held: a name
- *     held would be skipped by systemd-modules-load.
+ *     held would be skipped by systemd-modules-load;
+ *   - what the last boot's hand-over had to wait for (a device asks for it
+ *     and it cannot be held: a kernel alias leads to it too) must be live
+ *     already, or there is no hand-over before the plan: udev's workers
+ *     would ask for it while the plan is made, once per CPU for some.
  * Not on the first boot, another kernel or tree, changed indexes or
  * modprobe.d aliases, or where the last run did not hand over: then the
  * hand-over comes after the plan, as it did.
@@ -48,25 +56,48 @@ static void unhold_written(struct mp_ctx *ctx, const char *dir, const struct mp_
 {
 	char path[PATH_MAX];
 	const char *base;
-	int i;
+	int i, dirfd;
 
-	for (i = 0; i < ho->nearly; i++)
-		if (mp_holder_path(path, sizeof(path), dir, ho->early[i]) == 0) {
-			int dirfd = mp_ctx_at(ctx, path, &base);
+	for (i = 0; i < ho->nearly; i++) {
+		if (mp_holder_path(path, sizeof(path), dir, ho->early[i]) < 0)
+			continue;
+		dirfd = mp_ctx_at(ctx, path, &base);
+		if (unlinkat(dirfd, base, 0) < 0 && errno != ENOENT)
+			mp_warn(ctx, "%s: cannot remove: %s; udev leaves %s alone for this boot", path,
+				mp_errno_name(errno), ho->early[i]);
+	}
+}
 
-			(void)unlinkat(dirfd, base, 0);
-		}
+/* what the last boot's hand-over waited for (must_finish: a device asks
+ * for it, and it cannot be held) is live, or udev's workers would ask for
+ * it while the plan is made: NULL, else the first that is not */
+static const char *not_live(const struct mp_ctx *ctx, const char *const *waits, int n)
+{
+	int i, st;
+
+	for (i = 0; i < n; i++) {
+		st = mp_initstate(mp_ctx_env(ctx)->sysfs_fd, waits[i]);
+		if (st != MP_INITSTATE_LIVE && st != MP_INITSTATE_BUILTIN)
+			return waits[i];
+	}
+	return NULL;
 }
 
 int mp_handover_early(struct mp_ctx *ctx, const char *dir, char *argv0)
 {
 	struct mp_handover *ho = mp_ctx_handover(ctx);
 	const struct mp_plan *p = mp_ctx_plan_const(ctx);
-	const char *const *names;
-	int i, n = mp_known_held(ctx, &names), r = 0;
+	const char *const *names, *const *waits, *first;
+	int i, nwaits, n = mp_known_held(ctx, &names, &waits, &nwaits), r = 0;
 
 	if (n < 0)
 		return 0;
+	first = not_live(ctx, waits, nwaits);
+	if (first) {
+		mp_log(ctx, MP_LOG_INFO, "%s: the last boot's hand-over waited for it, and it is not live: handing "
+		       "over after the plan", first);
+		return 0;
+	}
 	ho->early = calloc((size_t)n + 1, sizeof(*ho->early));
 	ho->early_used = calloc((size_t)n + 1, sizeof(*ho->early_used));
 	if (ho->early == NULL || ho->early_used == NULL)

@@ -365,8 +365,10 @@ int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0)
 	 * configuration directories that were there when it started */
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
 		r = -errno;
-	for (i = 0; i < p->nmods && r == 0; i++) {
+	/* let go before the plan: each that can be held is, whatever the others */
+	for (i = 0; i < p->nmods && (r == 0 || ho->let_go); i++) {
 		struct mp_module *m = &p->mods[i];
+		int h;
 
 		if (mp_state_done(m->state))
 			continue;
@@ -377,10 +379,10 @@ int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0)
 			joined++;
 			continue;
 		}
-		r = held_early(ho, m->name) ? 1 : mp_handover_hold_one(ctx, dir, m->name);
-		m->ho.held = r > 0;
-		n += r > 0;
-		r = r < 0 ? r : 0;
+		h = held_early(ho, m->name) ? 1 : mp_handover_hold_one(ctx, dir, m->name);
+		m->ho.held = h > 0;
+		n += h > 0;
+		r = h < 0 ? h : r;
 	}
 	/* the caller went on before the walk: what is held early stays */
 	if (r < 0 && !ho->let_go) {
@@ -504,6 +506,12 @@ void mp_handover_release(struct mp_ctx *ctx, const char *dir)
 	if (mp_ctx_result(ctx)->handover_at == 0)
 		return;
 	mp_handover_rejoin(ctx);
+	/* held before the plan, for a module of it that the hand-over's hold
+	 * did not reach (done by then, or no hand-over came): the plan's. Not
+	 * one left out of it (to udev, say): below, replayed unless live */
+	for (i = 0; i < p->nmods; i++)
+		if (!p->mods[i].ho.held && !p->mods[i].excluded && held_early(ho, p->mods[i].name))
+			p->mods[i].ho.held = true;
 	for (i = 0; failed && i < p->nmods; i++) {
 		const struct mp_module *m = &p->mods[i];
 
@@ -514,10 +522,10 @@ void mp_handover_release(struct mp_ctx *ctx, const char *dir)
 		    !mp_outcome_no_device(p, m))
 			failed[nfailed++] = m->name;
 	}
-	/* held before the walk for a module this plan did not hold: udev
-	 * skipped its devices, and tries it now unless it is live */
+	/* held before the plan for none of it: udev skipped its devices, and
+	 * tries it now unless it is in the kernel (another's load) */
 	for (i = 0; failed && i < ho->nearly; i++)
-		if (!ho->early_used[i] && mp_initstate(mp_ctx_env(ctx)->sysfs_fd, ho->early[i]) != MP_INITSTATE_LIVE)
+		if (!ho->early_used[i] && mp_initstate(mp_ctx_env(ctx)->sysfs_fd, ho->early[i]) == MP_INITSTATE_NONE)
 			failed[nfailed++] = ho->early[i];
 	unhold(ctx, dir); /* udev's queue is empty by now: mp_handover_settle */
 	/* the files going changed the directory; a blacklist appended to

@@ -35,6 +35,7 @@ int mp_sched_late_waiting(const struct sched *s)
  * hundreds of events are queued, far longer than the 0.1 s between two
  * looks. Called with the lock held; *wait_ns: when to look again.
  */
+#define MP_LET_GO_PAUSE_NS (5000ull * 1000000u)
 void mp_sched_resume(struct sched *s, uint64_t now, uint64_t *wait_ns)
 {
 	const uint64_t look = 100000000u; /* 0.1 s */
@@ -43,6 +44,10 @@ void mp_sched_resume(struct sched *s, uint64_t now, uint64_t *wait_ns)
 
 	if (!s->paused)
 		return;
+	/* let go before the plan (early.c): udev's coldplug may have begun
+	 * and ended while the plan was made, on a fast machine */
+	if (mp_ctx_handover(s->ctx)->let_go && bound > MP_LET_GO_PAUSE_NS)
+		bound = MP_LET_GO_PAUSE_NS;
 	began = access(s->feed.after, F_OK) == 0;
 	if (!began && now - s->handed_over_at < bound) {
 		if (*wait_ns > look)
@@ -55,8 +60,8 @@ void mp_sched_resume(struct sched *s, uint64_t now, uint64_t *wait_ns)
 		mp_log(s->ctx, MP_LOG_DEBUG, "udev's coldplug began after %.1f s: loading the rest",
 		       (double)(now - s->handed_over_at) / 1e9);
 	else
-		mp_log(s->ctx, MP_LOG_NOTICE, "%s still not there after %u s: no udevd, loading the rest",
-		       s->feed.after, s->env->timeout_ms / 1000u);
+		mp_log(s->ctx, MP_LOG_NOTICE, "%s still not there after %u s: no udevd, or its coldplug done, "
+		       "loading the rest", s->feed.after, (unsigned)(bound / 1000000000u));
 	pthread_cond_broadcast(&s->work);
 }
 

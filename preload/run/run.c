@@ -254,9 +254,10 @@ static int handover(void *data)
 static void let_go_early(struct conductor *c)
 {
 	unsigned char b = MP_STATUS_HANDOVER;
-	const char *const *names;
+	const char *const *names, *const *waits;
+	int nwaits;
 
-	if (mp_known_held(c->ctx, &names) < 0)
+	if (mp_known_held(c->ctx, &names, &waits, &nwaits) < 0)
 		return; /* not known: after the plan, as it was */
 	if (c->a->names_gate)
 		(void)mp_gate_take(c->ctx, c->a->names_gate);

@@ -13,7 +13,8 @@
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
 /* what known.c calls beyond base/: the log (nothing), the kept directories
- * (none), the index names (moddir.c's) */
+ * (none), the index names (moddir.c's), the model's (for the writer, which
+ * is not fuzzed) */
 const char *const mp_indexes[MP_NINDEXES] = {
 	"modules.dep.bin", "modules.alias.bin", "modules.symbols.bin",
 	"modules.builtin.bin", "modules.builtin.alias.bin",
@@ -25,6 +26,11 @@ void mp_log(struct mp_ctx *ctx, int prio, const char *fmt, ...)
 void mp_warn(struct mp_ctx *ctx, const char *fmt, ...)
 {
 	(void)ctx, (void)fmt;
+}
+bool mp_module_named(const struct mp_module *m)
+{
+	(void)m;
+	return false;
 }
 int mp_ctx_at(const struct mp_ctx *ctx, const char *path, const char **name)
 {
@@ -54,8 +60,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
 	static struct mp_ctx ctx;
 	struct mp_known *k = calloc(1, sizeof(*k));
-	const char *digest = NULL, *names;
-	int r, kinds;
+	const char *digest = NULL, *names, *const *held, *const *waits;
+	int r, kinds, nwaits;
 
 	if (k == NULL || size > KNOWN_MAX)
 		goto out;
@@ -104,6 +110,15 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		if (strncmp(line, "kinds ", 6) == 0 && k->kinds &&
 		    mp_strmap_get(k->kinds, line + 6, &kinds) == 0 && (kinds & ~(MP_ALIAS_DEVICE | MP_ALIAS_KERNEL)))
 			abort();
+	}
+	/* what the last hand-over held and waited for: names, each once */
+	if (k->lookups && mp_known_held(&ctx, &held, &waits, &nwaits) >= 0) {
+		for (int i = 0; i < k->nheld; i++)
+			for (int j = 0; j < i + 1; j++)
+				if (j == i ? (check_names(held[i]), 0) : strcmp(held[i], held[j]) == 0)
+					abort();
+		for (int i = 0; i < nwaits; i++)
+			check_names(waits[i]);
 	}
 	for (size_t i = 0; i < MP_NINDEXES; i++)
 		if (k->was[i].present && (k->was[i].size < 0 || k->was[i].mtime.tv_nsec >= 1000000000 ||

@@ -890,6 +890,7 @@ t_handover_early() {
 	check "first: kept, it handed over" grep -qx handover "$lk"
 	check "first: kept, what it held" eq "$(sed -n 's/^held //p' "$lk" | sort | tr '\n' ' ')" "quick slow user "
 	check "first: nothing held early" eq "$(jq -c .handover.early "$t/r.json")" '[]'
+	cp "$lk" "$work/lookups.first"
 	# the next boot, its own /run
 	rm -rf "$t/sys/module" "$t/run" "$t/r.json"
 	mkdir -p "$t/sys/module" "$t/run" "$t/root/etc/modprobe.d"
@@ -920,4 +921,35 @@ t_handover_early() {
 	check "quick's device: add replayed" eq "$(head -c 3 "$t/sys/devices/pci0000:00/devC/uevent")" add
 	check "report: 1 replayed" eq "$(jq .handover.replayed "$t/r.json")" 1
 	check "kept again, without quick" eq "$(sed -n 's/^held //p' "$lk" | sort | tr '\n' ' ')" "slow user "
+	# quick left to udev now (--leave-single: one device asks for it): held
+	# early for nothing too, so replayed; a left module is not the plan's.
+	# No udev queue ever: let go before the plan, the loads wait 5 s for it
+	# at most (its coldplug may have come and gone while the plan was made)
+	early_boot
+	UDEV=manual run_handover --handover-soon --leave-single --lookups "$work/lookups.first"
+	check "left: the child reported" wait_report
+	check "left: the loads waited 5 s for udev's queue" grep -q "queue still not there after 5 s" "$t/err"
+	check "left: quick held early" eq "$(jq -c '.handover.early | sort' "$t/r.json")" '["quick","slow","user"]'
+	check "left: quick not loaded here" eq "$(starts quick)" 0
+	check "left: quick's device: add replayed" eq "$(head -c 3 "$t/sys/devices/pci0000:00/devC/uevent")" add
+	check "left: the holds are gone" eq "$(held_files)" ""
+	# what the last hand-over waited for is not live: after the plan, as before
+	early_boot
+	cp "$work/lookups.first" "$lk" && echo 'wait quick' >>"$lk"
+	run_handover --handover-soon -v --lookups "$lk"
+	check "wait: the child reported" wait_report
+	check "wait: nothing held early" eq "$(jq -c .handover.early "$t/r.json")" '[]'
+	check "wait: the log says why" grep -q "quick: the last boot's hand-over waited for it, and it is not live" \
+		"$t/err"
+	check "wait: each loaded once" eq "$(starts slow) $(starts user) $(starts quick)" "1 1 1"
+}
+# the next boot for handover_early: its own /run, no report, no blacklist,
+# quick's device not replayed yet
+early_boot() {
+	rm -rf "$t/sys/module" "$t/run" "$t/r.json" "$t/root/etc/modprobe.d/quick.conf"
+	mkdir -p "$t/sys/module" "$t/run"
+	echo 'MODALIAS=pci:v0000CCCCd00000001sv00000000sd00000000bc00sc00i00' >"$t/sys/devices/pci0000:00/devC/uevent"
+	: >"$t/log"
+	: >"$t/err"
+	RULES=slow:0:300
 }
