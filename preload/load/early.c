@@ -21,8 +21,9 @@
  *     left to udev now) goes at the end as the others do, once udev's
  *     queue is empty, and its devices' add is replayed (replay.c);
  *   - the loads wait for udev's coldplug to begin as before (waits.c),
- *     but 5 s at most: on a fast machine it may have begun and ended
- *     while the plan was made;
+ *     or for the kernel's uevent count to show that udev's trigger ran:
+ *     on a fast machine it may have begun and ended while the plan was
+ *     made;
  *   - a module asked for by name, or live already, is not held: a name
  *     held would be skipped by systemd-modules-load;
  *   - what the last boot's hand-over had to wait for (a device asks for it
@@ -121,6 +122,7 @@ int mp_handover_early(struct mp_ctx *ctx, const char *dir, char *argv0)
 		return 0;
 	}
 	ho->let_go = true;
+	ho->seqnum = mp_uevent_seqnum(mp_ctx_env(ctx)->sysfs_fd);
 	mp_handover_begin(ctx, argv0);
 	mp_log(ctx, MP_LOG_NOTICE, "handing over before the plan: %d module%s held from udev, as the last "
 	       "boot's run held them", ho->nearly, ho->nearly == 1 ? "" : "s");
