@@ -75,7 +75,6 @@ int mp_kernel_version(const char *kver);
 enum { MP_INITSTATE_NONE, MP_INITSTATE_LIVE, MP_INITSTATE_COMING,
        MP_INITSTATE_GOING, MP_INITSTATE_BUILTIN };
 int mp_initstate(int sysfs_fd, const char *name);
-uint64_t mp_uevent_seqnum(int sysfs_fd); /* uevents the kernel sent; 0: unknown */
 
 /* holder.c: who holds a module after the hand-over (handover.c), in each
  * hold file, and whether that holder is gone (context/stale.c) */
@@ -245,7 +244,6 @@ struct mp_coldplug {
 	 * in the lookups of what it found; not a rescan's */
 	unsigned dirs;
 	uint64_t scan_ns, lookup_ns;
-	unsigned ndevices;      /* devpaths asked for, all scans and uevents */
 	struct mp_rootfs rootfs; /* root='s device, until it is found */
 };
 
@@ -296,7 +294,6 @@ struct mp_handover {
 	bool *early_used;    /* ... and held for a module of the plan since */
 	int nearly;
 	bool let_go;         /* the caller went on before the walk (early.c) */
-	uint64_t seqnum;     /* the kernel's uevent count then (0: unknown) */
 };
 
 /* --- the context (context/) --- */
@@ -334,7 +331,8 @@ const char *mp_known_lookup(const struct mp_ctx *ctx, const char *key);
 void mp_known_learn(struct mp_ctx *ctx, const char *key, const char *const *names, int n);
 bool mp_known_blacklisted(const struct mp_ctx *ctx, const char *name);
 bool mp_known_nodev(const struct mp_ctx *ctx, const char *name);
-/* the last boot's hand-over's holds (*names), waits: how many held, -1 */
+/* what the last boot's hand-over held (*names) and waited for (*waits):
+ * how many held, -1 unknown */
 int mp_known_held(const struct mp_ctx *ctx, const char *const **names, const char *const **waits, int *nwaits);
 /* the kinds of alias that lead to a module in modules.alias */
 #define MP_ALIAS_DEVICE 1 /* a device's (udev may ask) */
@@ -539,7 +537,8 @@ int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0);
 int mp_handover_hold_one(struct mp_ctx *ctx, const char *dir, const char *name);
 /* the process made ready to outlive its caller, at the hand-over */
 void mp_handover_begin(struct mp_ctx *ctx, char *argv0);
-/* early.c: the last boot's holds again, before the walk: 1, let go; 0: not */
+/* early.c: before the walk, what the last boot's hand-over held is held
+ * again (--lookups): 1, and the caller may go on; 0: not (nothing held) */
 int mp_handover_early(struct mp_ctx *ctx, const char *dir, char *argv0);
 /* After switch-root, into the new root (PID 1's), once; then the module
  * directory again. Nothing before a hand-over. */
@@ -549,7 +548,8 @@ void mp_handover_rejoin(struct mp_ctx *ctx);
  * that failed has its devices' add replayed for udev. */
 void mp_handover_settle(struct mp_ctx *ctx, const char *dir);
 void mp_handover_release(struct mp_ctx *ctx, const char *dir);
-/* replay.c: NAMES' devices without a driver: their add, again; how many */
+/* replay.c: NAMES' devices without a driver, their add replayed for udev
+ * once it has seen their holds go: how many */
 unsigned mp_handover_replay(struct mp_ctx *ctx, const char *const *names, int n);
 /* The holds of a holder that was gone (stale.c): their devices' add
  * replayed, for a run that does not load those modules itself. */

@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* Where a module stands, as sysfs says: the probe the planner and the
  * workers share (MP_INITSTATE_*). sysfs_fd: sysfs's directory, open (a
- * bad fd: nothing is known, NONE). And how many uevents the kernel has
- * sent, which udev's trigger moves by one a device. */
+ * bad fd: nothing is known, NONE). */
 #include <fcntl.h>
-#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -33,13 +31,4 @@ int mp_initstate(int sysfs_fd, const char *name)
 	if (fstatat(sysfs_fd, path, &st, 0) == 0 && S_ISDIR(st.st_mode))
 		return MP_INITSTATE_BUILTIN;
 	return MP_INITSTATE_NONE;
-}
-
-uint64_t mp_uevent_seqnum(int sysfs_fd)
-{
-	char buf[32];
-
-	if (mp_read_fileat(sysfs_fd, "kernel/uevent_seqnum", buf, sizeof(buf), NULL) < 0)
-		return 0;
-	return strtoull(buf, NULL, 10);
 }

@@ -20,10 +20,13 @@
  *   - one held early that this boot's plan does not hold (its device gone,
  *     left to udev now) goes at the end as the others do, once udev's
  *     queue is empty, and its devices' add is replayed (replay.c);
- *   - the loads wait for udev's coldplug to begin as before (waits.c),
- *     or for the kernel's uevent count to show that udev's trigger ran:
- *     on a fast machine it may have begun and ended while the plan was
- *     made;
+ *   - the loads wait for udev's coldplug to begin as before (waits.c):
+ *     under TCG udevd starts 5-10 s after READY=1, after the boot's first
+ *     units. Where its coldplug could begin and end while the plan is made
+ *     (a machine with few devices), they wait for the run's bound (60 s)
+ *     with the holds in place; a bound of 5 s, and a look at the kernel's
+ *     uevent count, both let them start before udevd under TCG, beside
+ *     those units;
  *   - a module asked for by name, or live already, is not held: a name
  *     held would be skipped by systemd-modules-load;
  *   - what the last boot's hand-over had to wait for (a device asks for it
@@ -122,7 +125,6 @@ int mp_handover_early(struct mp_ctx *ctx, const char *dir, char *argv0)
 		return 0;
 	}
 	ho->let_go = true;
-	ho->seqnum = mp_uevent_seqnum(mp_ctx_env(ctx)->sysfs_fd);
 	mp_handover_begin(ctx, argv0);
 	mp_log(ctx, MP_LOG_NOTICE, "handing over before the plan: %d module%s held from udev, as the last "
 	       "boot's run held them", ho->nearly, ho->nearly == 1 ? "" : "s");

@@ -35,26 +35,6 @@ int mp_sched_late_waiting(const struct sched *s)
  * hundreds of events are queued, far longer than the 0.1 s between two
  * looks. Called with the lock held; *wait_ns: when to look again.
  */
-/*
- * Let go before the plan (early.c), udev's coldplug may have begun, and on
- * a fast machine ended, while the plan was made: its trigger adds every
- * device again, and the kernel's uevent count has moved by at least as
- * many as coldplug asked for since the let-go. (A bound of 5 s instead
- * ended the wait before udevd had started in 4 of 6 boots under TCG, and
- * the loads ran beside the boot's first units again.)
- */
-static bool trigger_ran(const struct sched *s)
-{
-	const struct mp_handover *ho = mp_ctx_handover_const(s->ctx);
-	unsigned n = mp_ctx_coldplug(s->ctx)->ndevices;
-	uint64_t now;
-
-	if (!ho->let_go || ho->seqnum == 0)
-		return false;
-	now = mp_uevent_seqnum(s->env->sysfs_fd);
-	return now >= ho->seqnum + (n ? n : 1);
-}
-
 void mp_sched_resume(struct sched *s, uint64_t now, uint64_t *wait_ns)
 {
 	const uint64_t look = 100000000u; /* 0.1 s */
@@ -63,7 +43,7 @@ void mp_sched_resume(struct sched *s, uint64_t now, uint64_t *wait_ns)
 
 	if (!s->paused)
 		return;
-	began = access(s->feed.after, F_OK) == 0 || trigger_ran(s);
+	began = access(s->feed.after, F_OK) == 0;
 	if (!began && now - s->handed_over_at < bound) {
 		if (*wait_ns > look)
 			*wait_ns = look;
@@ -72,9 +52,8 @@ void mp_sched_resume(struct sched *s, uint64_t now, uint64_t *wait_ns)
 	s->paused = false;
 	mp_ctx_handover(s->ctx)->udev_seen |= began;
 	if (began)
-		mp_log(s->ctx, MP_LOG_DEBUG, "udev's coldplug began after %.1f s%s: loading the rest",
-		       (double)(now - s->handed_over_at) / 1e9,
-		       access(s->feed.after, F_OK) == 0 ? "" : " (its trigger ran: the kernel's uevent count)");
+		mp_log(s->ctx, MP_LOG_DEBUG, "udev's coldplug began after %.1f s: loading the rest",
+		       (double)(now - s->handed_over_at) / 1e9);
 	else
 		mp_log(s->ctx, MP_LOG_NOTICE, "%s still not there after %u s: no udevd, loading the rest",
 		       s->feed.after, s->env->timeout_ms / 1000u);

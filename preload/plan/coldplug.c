@@ -33,10 +33,7 @@ static int device_seen(struct mp_ctx *ctx, const char *devpath, bool *was)
 			return -ENOMEM;
 	}
 	*was = mp_strmap_get(cp->devices, devpath, &dummy) == 0;
-	if (*was)
-		return 0;
-	cp->ndevices++;
-	return mp_strmap_put(cp->devices, devpath, 0);
+	return *was ? 0 : mp_strmap_put(cp->devices, devpath, 0);
 }
 
 struct visit {
