@@ -91,6 +91,7 @@ struct mp_run_args {
 				       whole, a child loading the rest (handover.c) */
 	bool handover_soon;         /* and sooner: what the hand-over waits for
 				       first, a kernel alias joined before 6.5 */
+	bool handover_early;        /* and before the plan, from --lookups (early.c) */
 	bool leave_single;          /* leave to udev what one device alone asks
 				       for (leave.c): the booted system */
 	bool root_fs;               /* plan the root's file system module

@@ -157,12 +157,13 @@ lint() {
 		# (286,848 bytes: bench/results/sizes-2026-12-06b.md); 288 KiB
 		# since the booted run keeps the drivers that found no device
 		# for after udev's queue (290,976 bytes:
-		# bench/results/sizes-2026-12-06d.md)
+		# bench/results/sizes-2026-12-06d.md); 292 KiB since
+		# --handover-early (295,104 bytes: bench/results/sizes-2026-12-06e.md)
 		size=$(stat -c %s build/arm64/modpreload)
-		if [ "$size" -le 294912 ]; then
-			echo "PASS: lint/size-arm64 (build/arm64/modpreload is $size bytes, budget 294912)"
+		if [ "$size" -le 299008 ]; then
+			echo "PASS: lint/size-arm64 (build/arm64/modpreload is $size bytes, budget 299008)"
 		else
-			echo "FAIL: lint/size-arm64: build/arm64/modpreload is $size bytes, over 288 KiB"
+			echo "FAIL: lint/size-arm64: build/arm64/modpreload is $size bytes, over 292 KiB"
 		fi
 	fi
 	# one version, the manual pages, the generated tables, the docs' links

@@ -30,7 +30,8 @@ enum {
 	OPT_COLDPLUG = 256, OPT_NO_DEFAULT_CONFIG, OPT_CMDLINE, OPT_WAVES, OPT_SETTLE,
 	OPT_KMSG, OPT_NO_KSTATS, OPT_SYSFS, OPT_NO_FORK, OPT_ORDER, OPT_POOL, OPT_PROFILE,
 	OPT_PROFILE_OUT, OPT_MODULES_LOAD, OPT_NODEV, OPT_LIST_CONFIG,
-	OPT_HANDOVER, OPT_HANDOVER_SOON, OPT_LEAVE_SINGLE, OPT_HOLD_DIR, OPT_RELEASE_STALE, OPT_ESTIMATE,
+	OPT_HANDOVER, OPT_HANDOVER_SOON, OPT_HANDOVER_EARLY, OPT_LEAVE_SINGLE, OPT_HOLD_DIR, OPT_RELEASE_STALE,
+	OPT_ESTIMATE,
 	OPT_NAMES_GATE, OPT_WAIT_NAMES, OPT_WAIT_RUNS, OPT_ROOT_FS, OPT_LOOKUPS, OPT_LOOKUPS_OUT,
 };
 
@@ -110,6 +111,9 @@ static const struct cli_option options[] = {
 	  "--handover, sooner (the booted system): what it\n"
 	  "waits for loads first, a kernel alias is not\n"
 	  "waited for before 6.5" },
+	{ "handover-early", OPT_HANDOVER_EARLY, -1, NO_HEADING, NULL,
+	  "--handover-soon, before the plan: with --lookups,\n"
+	  "hold what the last boot held, then return" },
 	{ "leave-single", OPT_LEAVE_SINGLE, -1, NO_HEADING, NULL,
 	  "leave to udev what one device alone asks for,\n"
 	  "and to systemd-modules-load what only its names\n"
@@ -466,6 +470,9 @@ static int set_option(struct cli *c, int key, const char *arg, unsigned v, const
 		break;
 	case OPT_HANDOVER_SOON:
 		a->handover = a->handover_soon = true;
+		break;
+	case OPT_HANDOVER_EARLY:
+		a->handover = a->handover_soon = a->handover_early = true;
 		break;
 	case OPT_LEAVE_SINGLE:
 		a->leave_single = true;

@@ -372,7 +372,7 @@ static int run_here(const struct mp_run_args *a, int status_fd)
 		mp_handover_prefetch(ctx);
 	res->planned_ctx = mp_now_ns() - mp_ctx_env(ctx)->t0;
 	r = gather_names(ctx, a);
-	if (r == 0 && hurried(&c))
+	if (r == 0 && hurried(&c) && a->handover_early)
 		let_go_early(&c);
 	if (r == 0)
 		r = gather_devices(ctx, a);

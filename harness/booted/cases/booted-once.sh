@@ -107,18 +107,6 @@ late_after_udev() { # REPORT
 	fi
 }
 
-# The second boot's run held what the first's hand-over held before it
-# walked sysfs, and let the boot go on then (the kept lookups' held lines;
-# the report's handover.early); the whole boot's counts (bt_check_with)
-# say that nothing was loaded twice for it.
-early_held() { # REPORT
-	# shellcheck disable=SC2046 # five fields
-	set -- $(mpt_get handover_booted "$1")
-	if [ "$#" -lt 5 ] || [ "$5" = - ]; then
-		fail "the second boot's run held nothing before its plan (handover_booted: $*)"
-	fi
-}
-
 with=$DEB_WORK/logs/with-$smp.txt
 # make check-full on bookworm, or MP_BOOTED_SECOND=1: the first
 # with-boot's lookups are kept (BT_LOOKUPS) for a second boot of the root
@@ -164,7 +152,6 @@ if [ "$second" = 1 ]; then
 		eq "modules loaded, against the first boot's" "$(mpt_num boot.modules "$again")" \
 			"$(mpt_num boot.modules "$with")"
 		late_after_udev "$again"
-		early_held "$again"
 		details "with modpreload, the second boot, $smp vCPUs" "$again"
 	fi
 	verdict "$name/second-${smp}cpu" "lookups known, by libkmod, indexes known: $*; $(($(mpt_num initrd.calls "$again") + $(mpt_num booted.calls "$again"))) calls for $(mpt_num boot.modules "$again") modules"

@@ -30,7 +30,7 @@ three_devices() {
 run_handover() {
 	run --coldplug --settle-ms 50 --handover --hold-dir "$held" "$@"
 	case " $* " in
-	*" --handover-soon "*) [ "${UDEV:-}" = manual ] || { mkdir -p "$t/run/udev" && : >"$t/run/udev/queue"; } ;;
+	*" --handover-soon "* | *" --handover-early "*) [ "${UDEV:-}" = manual ] || { mkdir -p "$t/run/udev" && : >"$t/run/udev/queue"; } ;;
 	esac
 }
 # the child writes the report last: wait for it (at most 20 s). Once its
@@ -900,7 +900,7 @@ t_handover_early() {
 	alias=$(cat "$dev/uevent")
 	rm "$dev/uevent" && mkfifo "$dev/uevent"
 	RULES=slow:0:300
-	UDEV=manual run_handover --handover-soon -v --lookups "$lk" --lookups-out "$lk"
+	UDEV=manual run_handover --handover-early -v --lookups "$lk" --lookups-out "$lk"
 	check "exit 0 before the walk" eq "$rc" 0
 	check "no report yet" [ ! -e "$t/r.json" ]
 	check "held before the walk" eq "$(held_files)" \
@@ -924,7 +924,7 @@ t_handover_early() {
 	# quick left to udev now (--leave-single: one device asks for it): held
 	# early for nothing too, so replayed; a left module is not the plan's
 	early_boot
-	run_handover --handover-soon --leave-single --lookups "$work/lookups.first"
+	run_handover --handover-early --leave-single --lookups "$work/lookups.first"
 	check "left: the child reported" wait_report
 	check "left: quick held early" eq "$(jq -c '.handover.early | sort' "$t/r.json")" '["quick","slow","user"]'
 	check "left: quick not loaded here" eq "$(starts quick)" 0
@@ -933,7 +933,7 @@ t_handover_early() {
 	# what the last hand-over waited for is not live: after the plan, as before
 	early_boot
 	cp "$work/lookups.first" "$lk" && echo 'wait quick' >>"$lk"
-	run_handover --handover-soon -v --lookups "$lk"
+	run_handover --handover-early -v --lookups "$lk"
 	check "wait: the child reported" wait_report
 	check "wait: nothing held early" eq "$(jq -c .handover.early "$t/r.json")" '[]'
 	check "wait: the log says why" grep -q "quick: the last boot's hand-over waited for it, and it is not live" \
