@@ -533,10 +533,10 @@ bool mp_handover_device_alias(const char *alias); /* "bus:...", not fs-*, devnam
  * made ready to outlive its caller. 1: done; 0: not (nothing was left
  * held). */
 int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0);
-/* NAME's hold in dir: 1 written, 0 another live run's (logged), -errno */
+/* NAME's hold in dir: 1 written, 0 another live run's, -errno; and gone */
 int mp_handover_hold_one(struct mp_ctx *ctx, const char *dir, const char *name);
-/* the process made ready to outlive its caller, at the hand-over */
-void mp_handover_begin(struct mp_ctx *ctx, char *argv0);
+void mp_handover_unhold_one(struct mp_ctx *ctx, const char *dir, const char *name);
+void mp_handover_begin(struct mp_ctx *ctx, char *argv0); /* ready to outlive the caller */
 /* early.c: before the walk, what the last boot's hand-over held is held
  * again (--lookups): 1, and the caller may go on; 0: not (nothing held) */
 int mp_handover_early(struct mp_ctx *ctx, const char *dir, char *argv0);

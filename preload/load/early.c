@@ -56,22 +56,6 @@ static bool named(const struct mp_plan *p, const char *name)
 	return false;
 }
 
-static void unhold_written(struct mp_ctx *ctx, const char *dir, const struct mp_handover *ho)
-{
-	char path[PATH_MAX];
-	const char *base;
-	int i, dirfd;
-
-	for (i = 0; i < ho->nearly; i++) {
-		if (mp_holder_path(path, sizeof(path), dir, ho->early[i]) < 0)
-			continue;
-		dirfd = mp_ctx_at(ctx, path, &base);
-		if (unlinkat(dirfd, base, 0) < 0 && errno != ENOENT)
-			mp_warn(ctx, "%s: cannot remove: %s; udev leaves %s alone for this boot", path,
-				mp_errno_name(errno), ho->early[i]);
-	}
-}
-
 /* what the last boot's hand-over waited for (must_finish: a device asks
  * for it, and it cannot be held) is live, or udev's workers would ask for
  * it while the plan is made: NULL, else the first that is not */
@@ -120,7 +104,8 @@ int mp_handover_early(struct mp_ctx *ctx, const char *dir, char *argv0)
 	if (r < 0) {
 		mp_warn(ctx, "%s: cannot hold what the last boot held: %s; handing over after the plan", dir,
 			mp_errno_name(-r));
-		unhold_written(ctx, dir, ho);
+		for (i = 0; i < ho->nearly; i++)
+			mp_handover_unhold_one(ctx, dir, ho->early[i]);
 		ho->nearly = 0;
 		return 0;
 	}

@@ -262,42 +262,33 @@ static int fill_held(int fd, void *data)
 	return n < 0 || (size_t)n >= sizeof(buf) ? -ENAMETOOLONG : mp_write_full(fd, buf, (size_t)n);
 }
 
-/* what was held before the walk (early.c) for no module of the plan */
-static void unhold_early(struct mp_ctx *ctx, const char *dir)
+void mp_handover_unhold_one(struct mp_ctx *ctx, const char *dir, const char *name)
 {
-	struct mp_handover *ho = mp_ctx_handover(ctx);
 	char path[PATH_MAX];
-	const char *name;
-	int i, dirfd;
+	const char *base;
+	int dirfd;
 
-	for (i = 0; i < ho->nearly; i++) {
-		if (ho->early_used[i] || mp_holder_path(path, sizeof(path), dir, ho->early[i]) < 0)
-			continue;
-		dirfd = mp_ctx_at(ctx, path, &name);
-		if (unlinkat(dirfd, name, 0) < 0 && errno != ENOENT)
-			mp_warn(ctx, "%s: cannot remove: %s; udev leaves %s alone for this boot", path,
-				mp_errno_name(errno), ho->early[i]);
-	}
+	if (mp_holder_path(path, sizeof(path), dir, name) < 0)
+		return;
+	dirfd = mp_ctx_at(ctx, path, &base);
+	if (unlinkat(dirfd, base, 0) < 0 && errno != ENOENT)
+		mp_warn(ctx, "%s: cannot remove: %s; udev leaves %s alone for this boot", path, mp_errno_name(errno),
+			name);
 }
 
+/* ours, and what was held before the walk (early.c) for no module of the plan */
 static void unhold(struct mp_ctx *ctx, const char *dir)
 {
+	struct mp_handover *ho = mp_ctx_handover(ctx);
 	struct mp_plan *p = mp_ctx_plan(ctx);
-	char path[PATH_MAX];
-	const char *name;
-	int i, dirfd;
+	int i;
 
-	for (i = 0; i < p->nmods; i++) {
-		struct mp_module *m = &p->mods[i];
-
-		if (!m->ho.held || mp_holder_path(path, sizeof(path), dir, m->name) < 0)
-			continue;
-		dirfd = mp_ctx_at(ctx, path, &name);
-		if (unlinkat(dirfd, name, 0) < 0 && errno != ENOENT)
-			mp_warn(ctx, "%s: cannot remove: %s; udev leaves %s alone for this boot", path,
-				mp_errno_name(errno), m->name);
-	}
-	unhold_early(ctx, dir);
+	for (i = 0; i < p->nmods; i++)
+		if (p->mods[i].ho.held)
+			mp_handover_unhold_one(ctx, dir, p->mods[i].name);
+	for (i = 0; i < ho->nearly; i++)
+		if (!ho->early_used[i])
+			mp_handover_unhold_one(ctx, dir, ho->early[i]);
 }
 
 int mp_handover_hold_one(struct mp_ctx *ctx, const char *dir, const char *name)
