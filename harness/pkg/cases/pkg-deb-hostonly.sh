@@ -23,18 +23,25 @@
 #   removed  that image: nothing of modpreload (binary, units, files in
 #            /run/modprobe.d, calls), udev's workers load the modules, the
 #            same modules live as before
-# Usage: pkg-deb-hostonly.sh [dracut|itools]. itools
-# (pkg-deb-hostonly-itools.sh): the same journey with the root's own
+# Usage: pkg-deb-hostonly.sh [dracut|itools [trixie|seven [trixie|sid]]].
+# itools (pkg-deb-hostonly-itools.sh): the same journey with the root's own
 # initramfs-tools (0.148, with busybox and zstd), MODULES=most for the
 # installer's image and MODULES=dep (its host-only) in the machine's
 # initramfs.conf, MODPRELOAD=y the README's line, update-initramfs -u.
-# Everything happens in build/vm/pkg-hostonly (or -itools). About 15
-# minutes the first time (mmdebstrap), 11 after.
+# The second word is the kernel (harness/lib/kernels.sh's name): seven,
+# Debian's newest 7.x from trixie-backports, as a user of trixie installs
+# it (pkg-deb-hostonly-seven.sh, -seven-itools.sh). The third is the root's
+# suite: sid (pkg-deb-hostonly-seven-sid.sh) has dracut-ng 112, whose default is
+# host-only (from 109): its machine configuration is left as installed,
+# no preset copied, and the before boot's image holding fewer modules than
+# the generic one shows the default. Everything happens in
+# build/vm/pkg-hostonly (or -seven, -seven-sid, -seven-itools...). About 15 minutes the
+# first time (mmdebstrap), 11 after.
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
-gen=${1:-dracut}
+gen=${1:-dracut} kern=${2:-trixie} suite=${3:-trixie}
 # shellcheck disable=SC2034 # debimage.sh's
-DEB_KERNEL=trixie DEB_COMPRESS=xz
+DEB_KERNEL=$kern DEB_COMPRESS=xz
 # shellcheck source=harness/lib/debimage.sh
 . "$top/harness/lib/debimage.sh"
 name=pkg-deb-hostonly
@@ -42,8 +49,21 @@ DEB_WORK=$top/build/vm/pkg-hostonly
 case $gen in
 dracut) pkgs=dracut,zstd ;;
 itools) pkgs=initramfs-tools,busybox,zstd name=$name-itools DEB_WORK=$DEB_WORK-itools ;;
-*) echo "usage: $0 [dracut|itools]" >&2; exit 2 ;;
+*) echo "usage: $0 [dracut|itools [trixie|seven [trixie|sid]]]" >&2; exit 2 ;;
 esac
+# the case's name, its file's: pkg-deb-hostonly[-seven][-sid][-itools]
+gen_tail=${name#pkg-deb-hostonly} name=pkg-deb-hostonly DEB_WORK=$top/build/vm/pkg-hostonly
+case $kern in
+trixie) ;;
+seven) name=$name-seven DEB_WORK=$DEB_WORK-seven ;;
+*) echo "$0: kernel trixie or seven, not $kern" >&2; exit 2 ;;
+esac
+case $suite in
+trixie) ;;
+sid) name=$name-sid DEB_WORK=$DEB_WORK-sid ;;
+*) echo "$0: root trixie or sid, not $suite" >&2; exit 2 ;;
+esac
+name=$name$gen_tail DEB_WORK=$DEB_WORK$gen_tail
 names="$name/before $name/with $name/removed"
 deb_prepare
 # shellcheck source=harness/lib/debpkg.sh
@@ -51,7 +71,7 @@ deb_prepare
 pkg_deb
 
 # --- the machine as installed ---------------------------------------------
-pkg_root "systemd-sysv,udev,kmod,$pkgs" trixie
+pkg_root "systemd-sysv,udev,kmod,$pkgs" "$suite"
 root=$PKG_ROOT
 log=$DEB_WORK/logs/setup-root.log
 mkdir -p "$root/mpt"
@@ -84,9 +104,14 @@ glog=$DEB_WORK/logs/generic-image.log
 if [ "$gen" = dracut ]; then
 	in_root "dracut --no-hostonly --force /boot/initrd.img-$KVER $KVER" >"$glog" 2>&1 ||
 		fail_all "the root's dracut could not make the generic image (see $glog)"
-	mkdir -p "$root/etc/dracut.conf.d"
-	cp "$root/usr/lib/dracut/dracut.conf.d/hostonly/50-hostonly.conf" "$root/etc/dracut.conf.d/" ||
-		fail_all "no host-only preset in the root's dracut"
+	# trixie's dracut 106 makes generic images unless told: the machine
+	# is set up with the preset it ships; sid's (112) is host-only as
+	# installed
+	if [ "$suite" = trixie ]; then
+		mkdir -p "$root/etc/dracut.conf.d"
+		cp "$root/usr/lib/dracut/dracut.conf.d/hostonly/50-hostonly.conf" "$root/etc/dracut.conf.d/" ||
+			fail_all "no host-only preset in the root's dracut"
+	fi
 else
 	grep -q '^MODULES=most$' "$root/etc/initramfs-tools/initramfs.conf" ||
 		fail_all "the root's initramfs.conf does not say MODULES=most"
