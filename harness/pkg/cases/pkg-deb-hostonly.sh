@@ -44,26 +44,25 @@ gen=${1:-dracut} kern=${2:-trixie} suite=${3:-trixie}
 DEB_KERNEL=$kern DEB_COMPRESS=xz
 # shellcheck source=harness/lib/debimage.sh
 . "$top/harness/lib/debimage.sh"
-name=pkg-deb-hostonly
-DEB_WORK=$top/build/vm/pkg-hostonly
-case $gen in
-dracut) pkgs=dracut,zstd ;;
-itools) pkgs=initramfs-tools,busybox,zstd name=$name-itools DEB_WORK=$DEB_WORK-itools ;;
-*) echo "usage: $0 [dracut|itools [trixie|seven [trixie|sid]]]" >&2; exit 2 ;;
-esac
 # the case's name, its file's: pkg-deb-hostonly[-seven][-sid][-itools]
-gen_tail=${name#pkg-deb-hostonly} name=pkg-deb-hostonly DEB_WORK=$top/build/vm/pkg-hostonly
+tag=
 case $kern in
 trixie) ;;
-seven) name=$name-seven DEB_WORK=$DEB_WORK-seven ;;
+seven) tag=-seven ;;
 *) echo "$0: kernel trixie or seven, not $kern" >&2; exit 2 ;;
 esac
 case $suite in
 trixie) ;;
-sid) name=$name-sid DEB_WORK=$DEB_WORK-sid ;;
+sid) tag=$tag-sid ;;
 *) echo "$0: root trixie or sid, not $suite" >&2; exit 2 ;;
 esac
-name=$name$gen_tail DEB_WORK=$DEB_WORK$gen_tail
+case $gen in
+dracut) pkgs=dracut,zstd ;;
+itools) pkgs=initramfs-tools,busybox,zstd tag=$tag-itools ;;
+*) echo "usage: $0 [dracut|itools [trixie|seven [trixie|sid]]]" >&2; exit 2 ;;
+esac
+name=pkg-deb-hostonly$tag
+DEB_WORK=$top/build/vm/pkg-hostonly$tag
 names="$name/before $name/with $name/removed"
 deb_prepare
 # shellcheck source=harness/lib/debpkg.sh
