@@ -103,8 +103,10 @@ case $cond in lean*) MPT_QEMU_ARGS="-vga none -nic none" && export MPT_QEMU_ARGS
 BT_SUITE=$suite
 # the shipped bound, not the harness's 900 s
 BT_MODPRELOAD_TIMEOUT=${BT_MODPRELOAD_TIMEOUT:-60}
+# and udevd's own event timeout (180 s), which the harness's cases raise
+BT_UDEV_EVENT_TIMEOUT=0
 BT_MEM=$((smp * 32 > 2048 ? smp * 32 : 2048))
-export BT_APPEND BT_WITH_APPEND BT_SUITE BT_MODPRELOAD_TIMEOUT BT_MEM
+export BT_APPEND BT_WITH_APPEND BT_SUITE BT_MODPRELOAD_TIMEOUT BT_UDEV_EVENT_TIMEOUT BT_MEM
 # shellcheck source=harness/booted/host.sh
 . "$top/harness/booted/host.sh"
 # shellcheck source=harness/lib/verdict.sh

@@ -52,6 +52,7 @@
 #   BT_TAG              "" on bookworm, else "-SUITE": for case names
 # BT_MEM: guest RAM in MiB (default 2048; udevd's worker cap is RAM/128 MiB).
 # BT_MODPRELOAD_TIMEOUT: rd.modpreload.timeout= (default 900 s).
+# BT_UDEV_EVENT_TIMEOUT: udev.event_timeout= (default 900 s; 0: udevd's 180).
 # Needs mmdebstrap, e2fsprogs, systemctl, and what harness/lib/dracutimage.sh needs.
 
 # shellcheck source=harness/lib/dracutimage.sh
@@ -317,6 +318,14 @@ bt_boot() { # RESULT LOG SMP with|without [TIMEOUT]
 	# hung, and udev's workers then race for them. The booted run reads
 	# the same command line as the initramfs's.
 	_bt_args="$_bt_args rd.modpreload.timeout=${BT_MODPRELOAD_TIMEOUT:-900}"
+	# udevd kills a worker whose event runs past 180 s, mid-call (EINTR),
+	# and the rest of that event's loads are never made. Under TCG, not
+	# lean (QEMU's VGA), drm's init() alone ran 116-158 s in one worker's
+	# event for bochs, whose four helpers came after it (2026-12-07): a
+	# bound for hardware, not for an emulator 100 times slower. 0 keeps
+	# udevd's own (bench/boot-pairs.sh: its records were made with it).
+	[ "${BT_UDEV_EVENT_TIMEOUT:-900}" != 0 ] &&
+		_bt_args="$_bt_args udev.event_timeout=${BT_UDEV_EVENT_TIMEOUT:-900}"
 	[ "$4" = without ] && _bt_args="$_bt_args rd.modpreload=0 modpreload.enable=0"
 	[ "$4" = with ] && _bt_args="$_bt_args${BT_WITH_APPEND:+ $BT_WITH_APPEND}"
 	_bt_args="$_bt_args${BT_APPEND:+ $BT_APPEND}"
