@@ -13,7 +13,10 @@
 # says so. A cell's verdict: sooner (the interval below 1), later (above
 # 1), or even (it holds 1).
 #
-# Usage: bench/boot-verdict.sh [CODE]
+# Usage: bench/boot-verdict.sh [CODE[,CODE...]]
+# Several codes pool their pairs: for codes whose difference runs nothing
+# (comments of the unit, say: `git diff` between their commits shows it),
+# which the docs then say.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 records=$top/bench/results/boots.tsv
@@ -23,13 +26,15 @@ code=${1:-$("$top/bench/code-id.sh")}
 # multi-user.target (bench/stalls.sh): the second table leaves them out
 stalls=$(mktemp)
 trap 'rm -f "$stalls"' EXIT
-"$top/bench/stalls.sh" "$code" | awk '{ print $1 }' | sort -u >"$stalls"
+for c in $(echo "$code" | tr ',' ' '); do "$top/bench/stalls.sh" "$c"; done |
+	awk '{ print $1 }' | sort -u >"$stalls"
 echo x >>"$stalls" # never empty: awk tells its two files apart by it
 awk -F'\t' -v code="$code" '
 	function num(x) { return x != "-" && x != "" && x + 0 > 0 }
+	BEGIN { nk = split(code, ks, ","); for (i = 1; i <= nk; i++) ours[ks[i]] = 1 }
 	FNR == NR { stalled[$1] = 1; next }
 	FNR == 1 { next }
-	$2 != code { old++; next }
+	!($2 in ours) { old++; next }
 	{
 		cell = $3 SUBSEP $4 SUBSEP $5
 		if (!(cell in seen)) { seen[cell] = 1; cells[++nc] = cell }
@@ -99,5 +104,5 @@ awk -F'\t' -v code="$code" '
 			print row(cells[c], 1)
 	}' "$stalls" "$records"
 echo
-echo "Code $code (bench/code-id.sh). With / without per pair, the median and its 95% interval"
+echo "Code $(echo "$code" | sed 's/,/, /g') (bench/code-id.sh). With / without per pair, the median and its 95% interval"
 echo "(sign-test order statistics, bench/boot-verdict.sh); below 1: sooner with modpreload."

@@ -242,7 +242,7 @@ case ${1:-} in
 	# the verdict file against the records it was made from, for the code it names
 	v=$res/boot-verdict.md
 	if [ -f "$v" ]; then
-		c=$(sed -n 's/^Code \([0-9a-f]*\) .*/\1/p' "$v")
+		c=$(sed -n 's/^Code \([0-9a-f, ]*[0-9a-f]\) (.*/\1/p' "$v" | tr -d ' ')
 		[ "$(bench/boot-verdict.sh "$c")" = "$(cat "$v")" ] || bad="$bad $v:not what bench/boot-verdict.sh $c makes of boots.tsv"
 	fi
 	if [ -n "$bad" ]; then
