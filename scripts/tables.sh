@@ -190,10 +190,9 @@ make_table() {
 			table_in $res/boot-verdict.md '| stack | vCPUs | condition |' |
 				awk -F' [|] ' 'NR <= 2 || $3 == "hwlike" || $3 == "lean"'
 			echo
-			echo "With / without modpreload, per pair, the median and its 95% interval (n pairs), with the"
-			echo "modules whose loads stall TCG for minutes kept out of both boots (kvm, kvm_amd, ccp,"
-			echo "powernow_k8); lean: on one host thread, without QEMU's VGA and NIC. The rest and the"
-			echo "method: [docs/benchmarks.md](docs/benchmarks.md#the-whole-boot)."
+			echo "With / without modpreload per pair: the median, its 95% interval (n pairs). lean: kvm, kvm_amd, ccp"
+			echo "and powernow_k8 (their loads stall TCG for minutes) kept out of both boots, one host thread, no VGA"
+			echo "or NIC. The code: $(sed -n 's/^Code \([0-9a-f, ]*[0-9a-f]\) (.*/\1/p' $res/boot-verdict.md) ([method](docs/benchmarks.md#the-whole-boot))."
 		else
 			echo "(no boot pairs recorded yet)"
 		fi ;;
