@@ -35,6 +35,12 @@ table_in() {
 # newest GLOB TEXT [ROW]: the files of bench/results/GLOB measured last
 # (all of them when several share that date) whose table at TEXT has a row
 # "| ROW |", one a line
+# verdict_codes: the codes bench/results/boot-verdict.md was made for, as
+# its last line names them ("a, b"), comma-separated without blanks
+verdict_codes() {
+	sed -n 's/^Code \([0-9a-f, ]*[0-9a-f]\) (.*/\1/p' $res/boot-verdict.md | tr -d ' '
+}
+
 newest() {
 	for f in $res/$1; do
 		[ -f "$f" ] || continue
@@ -192,7 +198,7 @@ make_table() {
 			echo
 			echo "With / without modpreload per pair: the median, its 95% interval (n pairs). lean: kvm, kvm_amd, ccp"
 			echo "and powernow_k8 (their loads stall TCG for minutes) kept out of both boots, one host thread, no VGA"
-			echo "or NIC. The code: $(sed -n 's/^Code \([0-9a-f, ]*[0-9a-f]\) (.*/\1/p' $res/boot-verdict.md) ([method](docs/benchmarks.md#the-whole-boot))."
+			echo "or NIC. The code: $(verdict_codes | sed 's/,/, /g') ([method](docs/benchmarks.md#the-whole-boot))."
 		else
 			echo "(no boot pairs recorded yet)"
 		fi ;;
@@ -241,7 +247,7 @@ case ${1:-} in
 	# the verdict file against the records it was made from, for the code it names
 	v=$res/boot-verdict.md
 	if [ -f "$v" ]; then
-		c=$(sed -n 's/^Code \([0-9a-f, ]*[0-9a-f]\) (.*/\1/p' "$v" | tr -d ' ')
+		c=$(verdict_codes)
 		[ "$(bench/boot-verdict.sh "$c")" = "$(cat "$v")" ] || bad="$bad $v:not what bench/boot-verdict.sh $c makes of boots.tsv"
 	fi
 	if [ -n "$bad" ]; then
