@@ -46,7 +46,12 @@
 #              (modpreload.enable=0): the initramfs's run alone, to weigh
 #              what the booted unit costs or saves against lean's verdict
 #              (its with-boots are off make check's counts by design: udev's
-#              coldplug after switch-root loads as without)
+#              coldplug after switch-root loads as without);
+#              lean-sampled: lean, and every 0.5 s from switch-root on
+#              what the guest's CPUs and tasks went to (mpt.sample,
+#              harness/booted/guest/sampler.sh; the report's "smp"
+#              lines): to find where a boot's time went, never pooled
+#              with lean's pairs, as the sampling costs CPU
 #   -n PAIRS   pairs to boot (default 1)
 # The modpreload timeout is the shipped default (rd.modpreload.timeout=
 # unset), as a user boots it.
@@ -92,10 +97,11 @@ done
 hw="module_blacklist=kvm,kvm_amd,ccp,powernow_k8 modprobe.blacklist=kvm,kvm_amd,ccp,powernow_k8"
 case $cond in
 hwlike | hwlike-single | lean) BT_APPEND="$hw${BT_APPEND:+ $BT_APPEND}" ;;
+lean-sampled) BT_APPEND="$hw mpt.sample${BT_APPEND:+ $BT_APPEND}" ;;
 lean-initrd) BT_APPEND="$hw${BT_APPEND:+ $BT_APPEND}" BT_WITH_APPEND=modpreload.enable=0 ;;
 hwlike-nofbdev) BT_APPEND="$hw drm_kms_helper.fbdev_emulation=0${BT_APPEND:+ $BT_APPEND}" ;;
 asbooted) ;;
-*) echo "boot-pairs: -C is hwlike, hwlike-nofbdev, hwlike-single, lean, lean-initrd or asbooted, not '$cond'" >&2; exit 2 ;;
+*) echo "boot-pairs: -C is hwlike, hwlike-nofbdev, hwlike-single, lean, lean-initrd, lean-sampled or asbooted, not '$cond'" >&2; exit 2 ;;
 esac
 # one host thread for every vCPU; lean: without QEMU's VGA and NIC too
 case $cond in hwlike-single | lean*) MPT_TCG_THREAD=single && export MPT_TCG_THREAD ;; esac

@@ -115,11 +115,12 @@ bt_rootdisk() {
 	_bt_key=$({
 		echo "$BT_BASE"
 		sha256sum "$DEB_BIN" "$top"/systemd/* "$top/harness/booted/guest/booted-report.sh" \
-			"$top/harness/booted/guest/kill-holder.sh" "$top/harness/lib/lib.sh"
+			"$top/harness/booted/guest/kill-holder.sh" "$top/harness/booted/guest/sampler.sh" "$top/harness/lib/lib.sh"
 		sha256sum "$DEB_TREE/modules.dep"
 		echo "modules-load.d: mpt_params, mpt_dia_top (blacklisted)"
 		echo "slow named: ${BT_SLOW_NAMED_MS:-}"
 		echo "journald: no rate limit"
+		echo "mpt-sampler.service (mpt.sample)"
 		echo "systemd-modules-load: TimeoutStartSec=10min"
 		if [ "$BT_GEN" = itools ]; then
 			# what bt_itools_image puts into the image, itself included
@@ -162,6 +163,22 @@ ExecStart=/mpt/booted-report.sh
 WantedBy=multi-user.target
 EOT
 	systemctl --root="$_bt_r" enable mpt-report.service >>"$DEB_WORK/setup.log" 2>&1 || return 1
+	# mpt.sample on the command line (bench/boot-pairs.sh -C lean-sampled):
+	# what the CPUs went to, sampled from switch-root on (guest/sampler.sh)
+	install -m 0755 "$top/harness/booted/guest/sampler.sh" "$_bt_r/mpt/sampler.sh"
+	cat >"$_bt_r/etc/systemd/system/mpt-sampler.service" <<'EOT'
+[Unit]
+Description=booted-* VM bench: sample what the CPUs go to
+DefaultDependencies=no
+ConditionKernelCommandLine=mpt.sample
+
+[Service]
+ExecStart=/mpt/sampler.sh
+
+[Install]
+WantedBy=sysinit.target
+EOT
+	systemctl --root="$_bt_r" enable mpt-sampler.service >>"$DEB_WORK/setup.log" 2>&1 || return 1
 	# booted-handover-killed's: the holder SIGKILLed at the hand-over
 	# (mpt.kill_holder=NAME; without it the unit does not start)
 	install -m 0755 "$top/harness/booted/guest/kill-holder.sh" "$_bt_r/mpt/kill-holder.sh"

@@ -253,6 +253,11 @@ systemd-analyze critical-chain --no-pager multi-user.target 2>/dev/null | sed -n
 # (RCU's three kinds: "detected stalls", "self-detected stall", "detected
 # expedited stalls")
 dmesg | awk '/soft lockup|detected (expedited )?stall/ { n = 30 } n > 0 { n--; print "MPT: stall " $0 }' | head -n 200
+# the sampler's lines (mpt.sample; guest/sampler.sh), stopped first
+if [ -s /run/mpt-samples ]; then
+	touch /run/mpt-sampler.stop
+	sed 's/^/MPT: smp /' /run/mpt-samples
+fi
 kv nodev_blacklist "$(sed -n 's/^blacklist //p' /run/modprobe.d/modpreload-nodev.conf 2>/dev/null | paste -sd, -)"
 # the modules modpreload dealt with, in either place: loaded, live or failed
 # (a no-device driver is one that failed)
