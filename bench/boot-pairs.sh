@@ -49,7 +49,7 @@
 #              coldplug after switch-root loads as without);
 #              lean-sampled: lean, and every 0.5 s from switch-root on
 #              what the guest's CPUs and tasks went to (mpt.sample,
-#              harness/booted/guest/sampler.sh; the report's "smp"
+#              harness/booted/guest/sampler.c; the report's "smp"
 #              lines): to find where a boot's time went, never pooled
 #              with lean's pairs, as the sampling costs CPU
 #   -n PAIRS   pairs to boot (default 1)

@@ -115,7 +115,7 @@ bt_rootdisk() {
 	_bt_key=$({
 		echo "$BT_BASE"
 		sha256sum "$DEB_BIN" "$top"/systemd/* "$top/harness/booted/guest/booted-report.sh" \
-			"$top/harness/booted/guest/kill-holder.sh" "$top/harness/booted/guest/sampler.sh" "$top/harness/lib/lib.sh"
+			"$top/harness/booted/guest/kill-holder.sh" "$top/harness/booted/guest/sampler.c" "$top/harness/lib/lib.sh"
 		sha256sum "$DEB_TREE/modules.dep"
 		echo "modules-load.d: mpt_params, mpt_dia_top (blacklisted)"
 		echo "slow named: ${BT_SLOW_NAMED_MS:-}"
@@ -164,8 +164,9 @@ WantedBy=multi-user.target
 EOT
 	systemctl --root="$_bt_r" enable mpt-report.service >>"$DEB_WORK/setup.log" 2>&1 || return 1
 	# mpt.sample on the command line (bench/boot-pairs.sh -C lean-sampled):
-	# what the CPUs went to, sampled from switch-root on (guest/sampler.sh)
-	install -m 0755 "$top/harness/booted/guest/sampler.sh" "$_bt_r/mpt/sampler.sh"
+	# what the CPUs went to, sampled from switch-root on (guest/sampler.c)
+	cc -static -O2 -o "$_bt_r/mpt/sampler" "$top/harness/booted/guest/sampler.c" >>"$DEB_WORK/setup.log" 2>&1 ||
+		return 1
 	cat >"$_bt_r/etc/systemd/system/mpt-sampler.service" <<'EOT'
 [Unit]
 Description=booted-* VM bench: sample what the CPUs go to
@@ -173,7 +174,7 @@ DefaultDependencies=no
 ConditionKernelCommandLine=mpt.sample
 
 [Service]
-ExecStart=/mpt/sampler.sh
+ExecStart=/mpt/sampler
 
 [Install]
 WantedBy=sysinit.target

@@ -253,7 +253,7 @@ systemd-analyze critical-chain --no-pager multi-user.target 2>/dev/null | sed -n
 # (RCU's three kinds: "detected stalls", "self-detected stall", "detected
 # expedited stalls")
 dmesg | awk '/soft lockup|detected (expedited )?stall/ { n = 30 } n > 0 { n--; print "MPT: stall " $0 }' | head -n 200
-# the sampler's lines (mpt.sample; guest/sampler.sh), stopped first
+# the sampler's lines (mpt.sample; guest/sampler.c), stopped first
 if [ -s /run/mpt-samples ]; then
 	touch /run/mpt-sampler.stop
 	sed 's/^/MPT: smp /' /run/mpt-samples
