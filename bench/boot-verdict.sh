@@ -95,8 +95,8 @@ awk -F'\t' -v code="$code" '
 				med_list(ready[cells[c]]), bounds[cells[c]], lock[cells[c], "with"], lock[cells[c], "without"]
 		if (old) printf "\n%d records of other code are in the file and not counted.\n", old
 		print ""
-		print "The same, over the pairs where neither boot had an emulator stall that began before its"
-		print "multi-user.target (bench/stalls.sh lists them):"
+		print "The same, over the pairs where neither boot had an emulator stall or a frozen load of"
+		print "systemd (over 8 s) that began before its multi-user.target (bench/stalls.sh lists them):"
 		print ""
 		print "| stack | vCPUs | condition | switch-root | multi-user.target | udev queue empty | verdict (multi-user, udev) |"
 		print "|---|---|---|---|---|---|---|"

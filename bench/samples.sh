@@ -10,12 +10,22 @@
 # "comm:ticks" (USER_HZ, 100 a second of one CPU), at most 6. Then the
 # tasks in D state with their kernel stacks, once each.
 #
-# Usage: bench/samples.sh [-w W] REPORT.txt[.gz]
+# With -s: instead, each task's ticks over the samples up to U seconds of
+# uptime (default all), the kworkers counted as one, the most first.
+#
+# Usage: bench/samples.sh [-w W] [-s [-u U]] REPORT.txt[.gz]
 set -eu
-w=1
-[ "${1:-}" != -w ] || { w=$2; shift 2; }
+w=1 sum=0 upto=1e9
+while [ $# -gt 1 ]; do
+	case $1 in
+	-w) w=$2; shift 2 ;;
+	-s) sum=1; shift ;;
+	-u) upto=$2; shift 2 ;;
+	*) break ;;
+	esac
+done
 [ $# -eq 1 ] || { sed -n 's/^# Usage: /usage: /p' "$0" >&2; exit 2; }
-case $1 in *.gz) zcat "$1" ;; *) cat "$1" ;; esac | sed -n 's/^MPT: smp //p' | awk -v w="$w" '
+case $1 in *.gz) zcat "$1" ;; *) cat "$1" ;; esac | sed -n 's/^MPT: smp //p' | awk -v w="$w" -v sum="$sum" -v upto="$upto" '
 function flush(   i, j, n, best, bi, line) {
 	if (win == "") return
 	busy = tot > 0 ? 100 * (tot - idle) / tot : 0
@@ -34,11 +44,12 @@ function flush(   i, j, n, best, bi, line) {
 $1 == "T" {
 	nt++
 	cur = $2 + 0
+	if (cur > upto + 0) over = 1
 	t = $4 + $5 + $6 + $7 + $8 + $9 + $10
 	i = $7 + $8
 	if (seen) {
 		win_now = int(cur / w)
-		if (win_now != win) { flush(); win = win_now }
+		if (win_now != win) { if (!sum) flush(); win = win_now }
 		tot += t - lt; idle += i - li
 	} else { win = int(cur / w); seen = 1 }
 	lt = t; li = i
@@ -46,9 +57,16 @@ $1 == "T" {
 }
 $1 == "1" { p1 = $2 "/" $3; next }
 # the first sample is the baseline: the ticks of each task since it began
-$1 == "P" && nt > 1 { tk[$3] += $5; next }
+$1 == "P" && nt > 1 && !over {
+	c = $3; sub(/^kworker\/.*/, "kworker", c); all[c] += $5
+	tk[$3] += $5; next
+}
 $1 == "K" && !(($3) in kshown) { kshown[$3] = 1; ks[++nk] = sprintf("%7.1f D %s: %s", cur, $3, substr($0, index($0, $4))); next }
 END {
+	if (sum) {
+		for (c in all) printf "%8d %s\n", all[c], c | "sort -rn | head -n 25"
+		exit
+	}
 	flush()
 	for (i = 1; i <= nk; i++) print ks[i]
 }'

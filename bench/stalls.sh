@@ -9,7 +9,15 @@
 #   PAIR VARIANT BEGAN_S PROCESS STUCK_S MULTI_USER_S
 # BEGAN_S: a soft lockup's report time less its "stuck for S s", an RCU
 # stall's less its t= jiffies (the CPU and program its backtrace names); a
-# stall reported again (longer) is the same one, kept once.
+# stall reported again (longer) is the same one, kept once. And a frozen
+# load: a module that systemd's own loaders (PID 1, its modprobe@ units,
+# systemd-modules-load; "modprobe", "systemd", "systemd_modules" in the
+# booted system's "lmod" lines) took over 8 s to load, which on hardware
+# takes milliseconds and under TCG at times freezes the whole guest, PID 1
+# with it (harness/booted/guest/sampler.c saw PID 1 and the sampler itself
+# stopped, configfs's load in alternatives_smp_module_add for 11 s, while
+# modpreload loaded nothing); its PROCESS is "load:MODULE/LOADER". These
+# loads are the same in both boots of a pair, with modpreload or without.
 #
 # Usage: bench/stalls.sh [CODE]      (default the work tree's)
 set -eu
@@ -51,6 +59,11 @@ for f in "$top/bench/results/boots/$code"/*.txt.gz; do
 				began[k] = rt - rj / 250; stuck[k] = sprintf("%.0f", rj / 250)
 			}
 			rt = ""
+		}
+		/^MPT: lmod=/ && ($5 == "modprobe" || $5 == "systemd" || $5 == "systemd_modules") && $4 - $3 > 8 {
+			m = $2; sub(/^lmod=/, "", m)
+			k = "- load:" m "/" $5
+			keys[++n] = k; began[k] = $3 + 0; stuck[k] = sprintf("%.0f", $4 - $3)
 		}
 		END {
 			for (i = 1; i <= n; i++) {

@@ -97,6 +97,21 @@ static void task(FILE *o, int pid)
 		stack(o, pid, comm);
 }
 
+/* " cpu u n s i w q sq": the first seven counters of /proc/stat's "cpu" */
+static void cpu(FILE *o)
+{
+	unsigned long v[7] = { 0 };
+	char buf[4096];
+	int i;
+
+	if (slurp("/proc/stat", buf, sizeof(buf)) > 0)
+		sscanf(buf, "cpu %lu %lu %lu %lu %lu %lu %lu", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6]);
+	fputs(" cpu", o);
+	for (i = 0; i < 7; i++)
+		fprintf(o, " %lu", v[i]);
+	fputc('\n', o);
+}
+
 int main(void)
 {
 	const struct timespec pause = { 0, 500000000 };
@@ -111,17 +126,7 @@ int main(void)
 
 		if (slurp("/proc/uptime", buf, sizeof(buf)) > 0)
 			fprintf(o, "T %.*s", (int)strcspn(buf, " "), buf);
-		if (slurp("/proc/stat", buf, sizeof(buf)) > 0 && (nl = strchr(buf, '\n')) != NULL) {
-			*nl = '\0';
-			/* "cpu  u n s i w q sq st g gn": the first seven */
-			{
-				unsigned long v[7] = { 0 };
-
-				sscanf(buf, "cpu %lu %lu %lu %lu %lu %lu %lu", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6]);
-				fprintf(o, " cpu %lu %lu %lu %lu %lu %lu %lu\n", v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
-			}
-		} else
-			fputc('\n', o);
+		cpu(o);
 		if (slurp("/proc/1/stat", buf, sizeof(buf)) > 0 && (nl = strrchr(buf, ')')) != NULL) {
 			wchan(1, w, sizeof(w));
 			fprintf(o, "1 %c %s\n", nl[2], w);
