@@ -26,11 +26,10 @@ while [ $# -gt 1 ]; do
 done
 [ $# -eq 1 ] || { sed -n 's/^# Usage: /usage: /p' "$0" >&2; exit 2; }
 case $1 in *.gz) zcat "$1" ;; *) cat "$1" ;; esac | sed -n 's/^MPT: smp //p' | awk -v w="$w" -v sum="$sum" -v upto="$upto" '
-function flush(   i, j, n, best, bi, line) {
+function flush(   i, j, best, bi, line) {
 	if (win == "") return
 	busy = tot > 0 ? 100 * (tot - idle) / tot : 0
 	line = sprintf("%7.1f %5.1f%% %-22s", win * w, busy, p1)
-	n = 0
 	for (i = 1; i <= 6; i++) {
 		best = 0; bi = ""
 		for (j in tk) if (tk[j] > best) { best = tk[j]; bi = j }

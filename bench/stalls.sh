@@ -13,9 +13,9 @@
 # load: a module that systemd's own loaders (PID 1, its modprobe@ units,
 # systemd-modules-load; "modprobe", "systemd", "systemd_modules" in the
 # booted system's "lmod" lines; "modprobe" is also what the kernel runs
-# for its own requests, the same on both sides) took over 8 s to load, which on hardware
-# takes milliseconds and under TCG at times freezes the whole guest, PID 1
-# with it (harness/booted/guest/sampler.c saw PID 1 and the sampler itself
+# for its own requests, the same on both sides) took over 8 s to load,
+# which on hardware takes milliseconds and under TCG at times freezes the
+# whole guest, PID 1 with it (harness/booted/guest/sampler.c saw PID 1 and the sampler itself
 # stopped, configfs's load in alternatives_smp_module_add for 11 s, while
 # modpreload loaded nothing); its PROCESS is "load:MODULE/LOADER". These
 # loads are the same in both boots of a pair, with modpreload or without.

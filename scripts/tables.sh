@@ -32,15 +32,15 @@ when() {
 table_in() {
 	awk -v a="$2" '!on && index($0, a) { on = 1 } on && /^\|/ { print; t = 1; next } t { exit }' "$1"
 }
-# newest GLOB TEXT [ROW]: the files of bench/results/GLOB measured last
-# (all of them when several share that date) whose table at TEXT has a row
-# "| ROW |", one a line
 # verdict_codes: the codes bench/results/boot-verdict.md was made for, as
 # its last line names them ("a, b"), comma-separated without blanks
 verdict_codes() {
 	sed -n 's/^Code \([0-9a-f, ]*[0-9a-f]\) (.*/\1/p' $res/boot-verdict.md | tr -d ' '
 }
 
+# newest GLOB TEXT [ROW]: the files of bench/results/GLOB measured last
+# (all of them when several share that date) whose table at TEXT has a row
+# "| ROW |", one a line
 newest() {
 	for f in $res/$1; do
 		[ -f "$f" ] || continue
