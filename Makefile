@@ -62,7 +62,7 @@ CORE := base/util base/limits base/strmap base/json base/sys base/initstate base
 	model/graph \
 	context/log context/env context/moddir context/known context/stale context/kept context/ctx \
 	plan/request plan/coldplug plan/modopts plan/plan plan/lookup plan/leave plan/rootfs plan/profile_io \
-	load/sched load/waits load/pool load/load load/decompress load/outcome load/holdable load/handover load/early load/replay load/gate \
+	load/sched load/waits load/pool load/load load/decompress load/outcome load/holdable load/handover load/early load/replay load/udevhold load/gate \
 	report/dupcost report/nodev report/report report/summary \
 	run/caller run/run
 CORE_SRC := $(CORE:%=preload/%.c)

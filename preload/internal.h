@@ -80,12 +80,13 @@ int mp_initstate(int sysfs_fd, const char *name);
  * hold file, and whether that holder is gone (context/stale.c) */
 #define MP_HELD_PREFIX "modpreload-held-"
 int mp_holder_path(char *buf, size_t size, const char *dir, const char *name);
+#define MP_HOLD_RULE "79-modpreload-hold.rules"
+int mp_holder_rule_path(char *buf, size_t size, const char *dir); /* udevhold.c's */
 int mp_holder_line(char *buf, size_t size); /* "# holder: ...\n" for this process */
 /* 1: the holder TEXT names is gone (or, with no holder line, no other
  * modpreload runs); 0: it may be alive; -errno: a holder line unread */
 int mp_holder_gone(const char *text, int *pid);
-/* the hold file at PATH is another live run's (pid in *pid): never ours to
- * write over or remove */
+/* the hold file at PATH is another live run's (pid in *pid): not ours */
 int mp_holder_elsewhere(const char *path, int *pid);
 void mp_boot_id(char *buf, size_t size); /* "" when there is none */
 /* until no other modpreload of root's runs (--wait-runs): 0 or -ETIMEDOUT */
@@ -274,6 +275,7 @@ struct mp_result {
 		int pid; /* 0: a hold file without a holder line */
 	} *stale;
 	int nstale, capstale;
+	bool stale_rule; /* and the udev rule of one (udevhold.c) */
 	/* a unit's main process whose loader died after the hand-over
 	 * (run.c): the signal it died of, -1 for none; 0: it did not */
 	int loader_died;
@@ -282,8 +284,7 @@ struct mp_result {
 /* plan.c's own: libkmod and what it has resolved so far. */
 struct mp_resolver;
 
-/* The hand-over's own (handover.c, gate.c): what it keeps from the
- * hand-over to the end of the run. */
+/* The hand-over's own (handover.c, gate.c), kept to the end of the run */
 struct mp_handover {
 	int procfd;          /* /proc as it was at the hand-over, or -1 */
 	struct stat root_st; /* our root then, which was PID 1's */
@@ -294,6 +295,8 @@ struct mp_handover {
 	bool *early_used;    /* ... and held for a module of the plan since */
 	int nearly;
 	bool let_go;         /* the caller went on before the walk (early.c) */
+	bool rule, rule_written; /* --hold-udev: udev loads no driver; its rule is there */
+	bool switched;       /* the root was switched since the hand-over */
 };
 
 /* --- the context (context/) --- */
@@ -485,11 +488,12 @@ struct mp_feed {
 	void *data;
 	/* Asked, once the plan is whole and loads are left, whether to let the
 	 * caller go: 1 it was, and the feed is closed from then on (udev owns
-	 * new devices); 0 not now; -1 never in this run. NULL: never. */
+	 * new devices); 2 it was, the feed still ours; 0 not now; -1 never in
+	 * this run. NULL: never. */
 	int (*handover)(void *data);
 	/* every turn after the hand-over, before and after the results that
-	 * came in are applied; may be NULL */
-	void (*before_results)(void *data);
+	 * came in are applied (before: true closes the feed); may be NULL */
+	bool (*before_results)(void *data);
 	void (*after_results)(void *data);
 	/* after the hand-over, what was not started yet waits until this file
 	 * (udev's queue: its coldplug has begun) is there, or for the run's
@@ -516,11 +520,9 @@ void mp_outcome_totals(const struct mp_ctx *ctx, struct mp_totals *t);
 int mp_outcome_exit_status(const struct mp_ctx *ctx, int run_err, int report_err);
 
 /* --- the hand-over (handover.c) --- */
-/* Whether every module not final yet may be held from udev (only device
- * aliases asked for it, none by name: the kernel's own requests, fs-*,
- * crypto-*, and a modprobe by name pass a blacklist by), or else left to
- * the kernel, which joins others' loads of it to ours (6.5+; dir: where
- * holds are, ours and another run's). */
+/* Whether every module not final yet may be held from udev (device aliases
+ * only: the kernel's requests and a modprobe by name pass a blacklist by),
+ * or left to the kernel, which joins others' loads to ours (dir: holds). */
 bool mp_handover_possible(struct mp_ctx *ctx, const char *dir, bool soon);
 void mp_handover_mark_urgent(struct mp_ctx *ctx); /* what must be final, first */
 void mp_handover_prefetch(const struct mp_ctx *ctx); /* modules.alias, read soon */
@@ -530,8 +532,7 @@ void mp_handover_mark_holdable(struct mp_ctx *ctx);
 int mp_handover_udev_queue(const char *dir, char *path, size_t size);
 bool mp_handover_device_alias(const char *alias); /* "bus:...", not fs-*, devname: */
 /* Holds the holdable: a "blacklist NAME" file each in dir, and the process
- * made ready to outlive its caller. 1: done; 0: not (nothing was left
- * held). */
+ * made ready to outlive its caller. 1: done; 0: not (nothing left held). */
 int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0);
 /* NAME's hold in dir: 1 written, 0 another live run's, -errno; and gone */
 int mp_handover_hold_one(struct mp_ctx *ctx, const char *dir, const char *name);
@@ -540,22 +541,21 @@ void mp_handover_begin(struct mp_ctx *ctx, char *argv0); /* ready to outlive the
 /* early.c: before the walk, what the last boot's hand-over held is held
  * again (--lookups): 1, and the caller may go on; 0: not (nothing held) */
 int mp_handover_early(struct mp_ctx *ctx, const char *dir, char *argv0);
-/* After switch-root, into the new root (PID 1's), once; then the module
- * directory again. Nothing before a hand-over. */
+/* After switch-root, into the new root (PID 1's), once, and the module
+ * directory again; nothing before a hand-over */
 void mp_handover_rejoin(struct mp_ctx *ctx);
-/* After a hand-over, the end waits for udev's queue to empty (bounded),
- * in the root there is then. Then the held files go, and a held module
- * that failed has its devices' add replayed for udev. */
+/* After a hand-over, the end waits for udev's queue to empty (bounded); then
+ * the holds go, and devices of a held module that failed are replayed. */
 void mp_handover_settle(struct mp_ctx *ctx, const char *dir);
 void mp_handover_release(struct mp_ctx *ctx, const char *dir);
-/* replay.c: NAMES' devices without a driver, their add replayed for udev
- * once it has seen their holds go: how many */
+/* replay.c: NAMES' devices (NULL: any owed a module) replayed: how many */
 unsigned mp_handover_replay(struct mp_ctx *ctx, const char *const *names, int n);
-/* The holds of a holder that was gone (stale.c): their devices' add
- * replayed, for a run that does not load those modules itself. */
+/* a gone holder's holds (stale.c): their devices replayed, not loaded */
 void mp_handover_replay_stale(struct mp_ctx *ctx);
-/* what the hand-over did with M, for the report: held from udev, or left
- * to the kernel to join */
+/* udevhold.c (--hold-udev): udev's kmod off every device; 0, -errno (said) */
+int mp_udevhold_write(struct mp_ctx *ctx, const char *dir);
+void mp_udevhold_remove(struct mp_ctx *ctx, const char *dir);
+/* what the hand-over did with M, for the report: held, or joined */
 static inline bool mp_handover_held(const struct mp_module *m) { return m->ho.held; }
 static inline bool mp_handover_joined(const struct mp_module *m) { return m->ho.joined; }
 

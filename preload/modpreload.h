@@ -72,6 +72,8 @@ struct mp_options {
 	const char *hold_dir;    /* where held modules are blacklisted (handover.c),
 				    and the holds of a holder that is gone are
 				    removed (stale.c); NULL: MP_HOLD_DIR */
+	bool hold_udev;          /* udev loads no device's driver while the run
+				    does: a rule beside hold_dir (udevhold.c) */
 };
 
 /* --- the whole pipeline (run.c) --- */

@@ -33,7 +33,11 @@ else
     # beside a slow driver; a process of its own loads the rest (udev leaves
     # those modules alone until then) and writes the report, after
     # switch-root too (rd.modpreload.handover=0: wait for them here)
-    /usr/sbin/modpreload --coldplug --handover --root-fs --kmsg \
+    # --hold-udev: and udev loads no driver until it is done (a rule in
+    # /run/udev/rules.d), so it returns without waiting for the modules a
+    # blacklist cannot hold (the CPU crypto modules, the root's file
+    # system): udevd starts seconds sooner and makes the root's device
+    /usr/sbin/modpreload --coldplug --hold-udev --root-fs --kmsg \
         --cmdline "$_mp_dir/modpreload.cmdline" \
         --nodev-blacklist /run/modprobe.d/modpreload-nodev.conf \
         --report "$_mp_dir/modpreload.json" \

@@ -27,6 +27,19 @@ int mp_holder_path(char *buf, size_t size, const char *dir, const char *name)
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
+/* the rule of --hold-udev (load/udevhold.c) beside the hold directory DIR:
+ * its parent's udev/rules.d (/run/udev/rules.d for /run/modprobe.d) */
+int mp_holder_rule_path(char *buf, size_t size, const char *dir)
+{
+	const char *slash = strrchr(dir, '/');
+	int n;
+
+	if (slash == NULL)
+		return -EINVAL;
+	n = snprintf(buf, size, "%.*s/udev/rules.d/" MP_HOLD_RULE, (int)(slash - dir), dir);
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
 /* this boot's id, the report's too: "" when /proc has none. Read once,
  * as it never changes: a holder's report may be written while /init has
  * moved /proc into the new root (run.c reads it at the hand-over). */

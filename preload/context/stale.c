@@ -10,6 +10,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -48,6 +49,25 @@ static void sweep_one(struct mp_ctx *ctx, int dfd, const char *dir, const char *
 		copy = NULL;
 }
 
+/* the udev rule of --hold-udev (load/udevhold.c): gone with its holder,
+ * udev would load no driver by MODALIAS in that initramfs */
+static void sweep_rule(struct mp_ctx *ctx, const char *dir)
+{
+	char path[PATH_MAX], buf[1024];
+	int pid;
+
+	if (mp_holder_rule_path(path, sizeof(path), dir) < 0 || mp_read_file(path, buf, sizeof(buf), NULL) < 0 ||
+	    mp_holder_gone(buf, &pid) != 1)
+		return;
+	if (unlink(path) < 0 && errno != ENOENT) {
+		mp_warn(ctx, "%s: its holder is gone, but it cannot be removed: %s", path, mp_errno_name(errno));
+		return;
+	}
+	ctx->result.stale_rule = true;
+	mp_log(ctx, MP_LOG_NOTICE, "the loader that kept udev from loading drivers is gone (pid %d): %s removed",
+	       pid, path);
+}
+
 int mp_stale_sweep(struct mp_ctx *ctx, const char *dir)
 {
 	const struct mp_result *res = &ctx->result;
@@ -57,6 +77,7 @@ int mp_stale_sweep(struct mp_ctx *ctx, const char *dir)
 	size_t n = 0;
 	int i;
 
+	sweep_rule(ctx, dir);
 	if (d == NULL)
 		return 0;
 	while ((e = readdir(d)) != NULL)

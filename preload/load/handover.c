@@ -101,11 +101,13 @@ static bool kernel_joins(const struct mp_env *env, const struct mp_module *m)
  */
 static bool must_finish(const struct mp_ctx *ctx, const struct mp_module *m, bool soon)
 {
-	if (m->path == NULL || m->ho.udev_alias)
+	bool rule = mp_ctx_handover_const(ctx)->rule;
+
+	if (m->path == NULL || (m->ho.udev_alias && !rule))
 		return true;
 	if (kernel_joins(mp_ctx_env(ctx), m) || mp_module_rootfs(m))
 		return false;
-	return !soon || (mp_module_named(m) && !mp_gate_held(ctx));
+	return !(soon || rule) || (mp_module_named(m) && !mp_gate_held(ctx));
 }
 
 /*
@@ -125,7 +127,7 @@ static bool may_join(const struct mp_ctx *ctx, const struct mp_module *m, const 
 	char path[PATH_MAX];
 	bool under_way = m->state == MP_RUNNING ||
 			 (soon && m->state == MP_QUEUED && (!mp_module_named(m) || mp_gate_held(ctx))) ||
-			 (soon && m->late);
+			 (soon && m->late) || (mp_ctx_handover_const(ctx)->rule && !mp_module_named(m));
 
 	if (!under_way || !mp_ctx_env(ctx)->live_state || must_finish(ctx, m, soon))
 		return false;
@@ -229,6 +231,8 @@ void mp_handover_mark_urgent(struct mp_ctx *ctx)
 			p->mods[i].urgent = 2;
 		else if (mp_module_named(&p->mods[i]))
 			p->mods[i].urgent = mp_gate_held(ctx) ? 2 : 1; /* joined once a worker has it */
+		else if (mp_ctx_handover(ctx)->rule && mp_module_rootfs(&p->mods[i]))
+			p->mods[i].urgent = 1; /* before the mount asks for it */
 		else
 			p->mods[i].urgent = 0;
 }
@@ -414,6 +418,7 @@ void mp_handover_rejoin(struct mp_ctx *ctx)
 	if (fstat(fd, &st) == 0 && (st.st_dev != ho->root_st.st_dev || st.st_ino != ho->root_st.st_ino) &&
 	    fchdir(fd) == 0 && chroot(".") == 0 && chdir("/") == 0) {
 		ho->root_st = st;
+		ho->switched = true;
 		mp_log(ctx, MP_LOG_INFO, "the root was switched: going on in the new one");
 		(void)mp_moddir_reopen(ctx);
 	}
@@ -524,6 +529,16 @@ void mp_handover_release(struct mp_ctx *ctx, const char *dir)
 	snprintf(path, sizeof(path), "%s/.", dir);
 	dirfd = mp_ctx_at(ctx, path, &name);
 	(void)utimensat(dirfd, name, NULL, 0);
+	/* udev's kmod held by the rule: each device it kept that still wants
+	 * a module (udevhold.c); after a switch-root the root's coldplug did */
+	if (ho->rule_written && !ho->switched) {
+		mp_udevhold_remove(ctx, dir);
+		n = mp_ctx_result(ctx)->replayed = mp_handover_replay(ctx, NULL, 0);
+		mp_log(ctx, n ? MP_LOG_NOTICE : MP_LOG_INFO, "udev was asked again for %u device%s that "
+		       "still wanted a module", n, n == 1 ? "" : "s");
+		return;
+	}
+	mp_udevhold_remove(ctx, dir);
 	if (nfailed == 0)
 		return;
 	n = mp_ctx_result(ctx)->replayed = mp_handover_replay(ctx, failed, nfailed);

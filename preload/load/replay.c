@@ -26,23 +26,46 @@ struct replay {
 	unsigned n;
 };
 
+/* Without names (the udev rule's, udevhold.c): NAME is owed if it is not
+ * in the kernel, and not a driver this run found no device for (the
+ * no-device blacklist answers udev for it) nor still in its init(). */
+static bool owed(struct replay *rp, const char *name)
+{
+	const struct mp_plan *p = mp_ctx_plan_const(rp->ctx);
+	int i;
+
+	if (mp_initstate(mp_ctx_env(rp->ctx)->sysfs_fd, name) != MP_INITSTATE_NONE)
+		return false;
+	for (i = 0; i < p->nmods; i++)
+		if (strcmp(p->mods[i].name, name) == 0)
+			return p->mods[i].state != MP_HUNG && !mp_outcome_no_device(p, &p->mods[i]);
+	return true;
+}
+
+/* what udev's kmod builtin would load for ALIAS (the blacklist applied):
+ * one of NAMES, or one owed */
 static bool wants(struct replay *rp, const char *alias)
 {
-	struct kmod_list *list = NULL, *l;
+	struct kmod_list *list = NULL, *l, *ok = NULL;
 	bool hit = false;
 	int i;
 
 	if (kmod_module_new_from_lookup(rp->k, alias, &list) < 0)
 		return false;
-	kmod_list_foreach(l, list) {
+	if (kmod_module_apply_filter(rp->k, KMOD_FILTER_BLACKLIST, list, &ok) < 0)
+		ok = NULL;
+	kmod_list_foreach(l, ok) {
 		struct kmod_module *km = kmod_module_get_module(l);
 		char name[256];
 
-		if (mp_normalize_name(kmod_module_get_name(km), name, sizeof(name)) == 0)
+		if (mp_normalize_name(kmod_module_get_name(km), name, sizeof(name)) == 0) {
 			for (i = 0; i < rp->nnames && !hit; i++)
 				hit = strcmp(name, rp->names[i]) == 0;
+			hit = hit || (rp->names == NULL && owed(rp, name));
+		}
 		kmod_module_unref(km);
 	}
+	kmod_module_unref_list(ok);
 	kmod_module_unref_list(list);
 	return hit;
 }
@@ -71,13 +94,14 @@ static int replay_device(int dirfd, const char *devpath, const char *alias, void
 /*
  * NAMES' devices asked for again, their holds gone: their add, once udevd
  * has seen that (it looks at most every 3 s), for each device with a
- * MODALIAS and no driver whose alias leads to one of them. How many.
+ * MODALIAS and no driver whose alias leads to one of them (NULL: to one
+ * owed, above). How many.
  */
 unsigned mp_handover_replay(struct mp_ctx *ctx, const char *const *names, int n)
 {
 	struct replay rp = { .ctx = ctx, .k = mp_ctx_kmod(ctx), .names = names, .nnames = n };
 
-	if (n == 0 || rp.k == NULL)
+	if ((names && n == 0) || rp.k == NULL)
 		return 0;
 	mp_sleep_ms(MP_REPLAY_WAIT_MS);
 	(void)mp_coldplug_foreach(ctx, replay_device, &rp);
@@ -91,11 +115,12 @@ void mp_handover_replay_stale(struct mp_ctx *ctx)
 	unsigned n;
 	int i;
 
-	if (res->nstale == 0 || names == NULL)
+	if ((res->nstale == 0 && !res->stale_rule) || names == NULL)
 		return;
 	for (i = 0; i < res->nstale; i++)
 		names[i] = res->stale[i].name;
-	n = mp_ctx_result(ctx)->replayed = mp_handover_replay(ctx, names, res->nstale);
+	/* a rule gone with it kept udev off every device: each owed */
+	n = mp_ctx_result(ctx)->replayed = mp_handover_replay(ctx, res->stale_rule ? NULL : names, res->nstale);
 	mp_log(ctx, MP_LOG_NOTICE, "udev was asked again for %u device%s that wanted what the loader "
 	       "that is gone held", n, n == 1 ? "" : "s");
 }

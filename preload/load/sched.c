@@ -390,8 +390,10 @@ static void hand_over(struct sched *s, uint64_t now, int *r)
 	s->handed_over = true;
 	s->handed_over_at = now;
 	s->paused = s->feed.after != NULL;
-	s->feed.fd = -1;
-	s->feed.more = NULL;
+	if (h == 1) {
+		s->feed.fd = -1;
+		s->feed.more = NULL;
+	}
 }
 
 static int loop(struct sched *s)
@@ -408,8 +410,10 @@ static int loop(struct sched *s)
 		enum next next = WAIT;
 		uint64_t wait_ns, now;
 
-		if (s->handed_over && s->feed.before_results)
-			s->feed.before_results(s->feed.data);
+		if (s->handed_over && s->feed.before_results && s->feed.before_results(s->feed.data)) {
+			s->feed.fd = -1;
+			s->feed.more = NULL;
+		}
 		r = apply_results(s);
 		if (r < 0)
 			break;

@@ -27,12 +27,11 @@ static const char usage_tail[] =
 
 /* the long options without a short one */
 enum {
-	OPT_COLDPLUG = 256, OPT_NO_DEFAULT_CONFIG, OPT_CMDLINE, OPT_WAVES, OPT_SETTLE,
-	OPT_KMSG, OPT_NO_KSTATS, OPT_SYSFS, OPT_NO_FORK, OPT_ORDER, OPT_POOL, OPT_PROFILE,
-	OPT_PROFILE_OUT, OPT_MODULES_LOAD, OPT_NODEV, OPT_LIST_CONFIG,
-	OPT_HANDOVER, OPT_HANDOVER_SOON, OPT_HANDOVER_EARLY, OPT_LEAVE_SINGLE, OPT_HOLD_DIR, OPT_RELEASE_STALE,
-	OPT_ESTIMATE,
-	OPT_NAMES_GATE, OPT_WAIT_NAMES, OPT_WAIT_RUNS, OPT_ROOT_FS, OPT_LOOKUPS, OPT_LOOKUPS_OUT,
+	OPT_COLDPLUG = 256, OPT_NO_DEFAULT_CONFIG, OPT_CMDLINE, OPT_WAVES, OPT_SETTLE, OPT_KMSG, OPT_NO_KSTATS,
+	OPT_SYSFS, OPT_NO_FORK, OPT_ORDER, OPT_POOL, OPT_PROFILE, OPT_PROFILE_OUT, OPT_MODULES_LOAD, OPT_NODEV,
+	OPT_LIST_CONFIG, OPT_HANDOVER, OPT_HANDOVER_SOON, OPT_HANDOVER_EARLY, OPT_HOLD_UDEV, OPT_LEAVE_SINGLE,
+	OPT_HOLD_DIR, OPT_RELEASE_STALE, OPT_ESTIMATE, OPT_NAMES_GATE, OPT_WAIT_NAMES, OPT_WAIT_RUNS, OPT_ROOT_FS,
+	OPT_LOOKUPS, OPT_LOOKUPS_OUT,
 };
 
 /* --help's headings */
@@ -98,8 +97,7 @@ static const struct cli_option options[] = {
 	{ "lookups", OPT_LOOKUPS, -1, NO_HEADING, "FILE",
 	  "the last boot's lookups and index identities:\n"
 	  "used where the tree is the same (default: none)" },
-	{ "lookups-out", OPT_LOOKUPS_OUT, -1, NO_HEADING, "FILE",
-	  "keep this run's there, for the next --lookups" },
+	{ "lookups-out", OPT_LOOKUPS_OUT, -1, NO_HEADING, "FILE", "keep this run's there, for the next --lookups" },
 	{ "timeout", 't', MP_LIM_TIMEOUT_S, NO_HEADING, "SECONDS",
 	  "give up on an init() after this long (default %u)" },
 	{ "settle-ms", OPT_SETTLE, MP_LIM_SETTLE_MS, NO_HEADING, "MS",
@@ -114,6 +112,9 @@ static const struct cli_option options[] = {
 	{ "handover-early", OPT_HANDOVER_EARLY, -1, NO_HEADING, NULL,
 	  "--handover-soon, before the plan: with --lookups,\n"
 	  "hold what the last boot held, then return" },
+	{ "hold-udev", OPT_HOLD_UDEV, -1, NO_HEADING, NULL,
+	  "--handover (an initramfs): udev loads no driver\n"
+	  "until the run is done, so it hands over at once" },
 	{ "leave-single", OPT_LEAVE_SINGLE, -1, NO_HEADING, NULL,
 	  "leave to udev what one device alone asks for,\n"
 	  "and to systemd-modules-load what only its names\n"
@@ -145,15 +146,12 @@ static const struct cli_option options[] = {
 	  "blacklist there the CPU drivers that found no\n"
 	  "device (modpreload.nodev=0: off)" },
 	{ "kmsg", OPT_KMSG, -1, NO_HEADING, NULL, "log to /dev/kmsg instead of stderr" },
-	{ "no-kstats", OPT_NO_KSTATS, -1, NO_HEADING, NULL,
-	  "do not read /sys/kernel/debug/modules/stats" },
-	{ "estimate", OPT_ESTIMATE, -1, NO_HEADING, NULL,
-	  "the report's duplicate_cost (always with -n)" },
+	{ "no-kstats", OPT_NO_KSTATS, -1, NO_HEADING, NULL, "do not read /sys/kernel/debug/modules/stats" },
+	{ "estimate", OPT_ESTIMATE, -1, NO_HEADING, NULL, "the report's duplicate_cost (always with -n)" },
 	{ "quiet", 'q', -1, NO_HEADING, NULL, "errors only" },
 	{ "verbose", 'v', -1, NO_HEADING, NULL, "more (twice: debug)" },
 	{ "sysfs", OPT_SYSFS, -1, NO_HEADING, "DIR", "sysfs to read (default /sys)" },
-	{ "no-fork", OPT_NO_FORK, -1, NO_HEADING, NULL,
-	  "load in this process (a hung init() then holds it)" },
+	{ "no-fork", OPT_NO_FORK, -1, NO_HEADING, NULL, "load in this process (a hung init() then holds it)" },
 	{ "help", 'h', -1, NO_HEADING, NULL, "this text" },
 	{ "version", 'V', -1, NO_HEADING, NULL, "the version" },
 };
@@ -473,6 +471,9 @@ static int set_option(struct cli *c, int key, const char *arg, unsigned v, const
 		break;
 	case OPT_HANDOVER_EARLY:
 		a->handover = a->handover_soon = a->handover_early = true;
+		break;
+	case OPT_HOLD_UDEV:
+		a->handover = a->opts.hold_udev = true;
 		break;
 	case OPT_LEAVE_SINGLE:
 		a->leave_single = true;

@@ -150,6 +150,12 @@ static bool hurried(const struct conductor *c)
 }
 
 
+/* ... and with udev's kmod held by a rule meanwhile (--hold-udev) */
+static bool ruled(const struct conductor *c)
+{
+	return handing_over(c) && c->a->opts.hold_udev && !c->a->opts.dry_run;
+}
+
 static const char *hold_dir(const struct mp_run_args *a)
 {
 	return a->opts.hold_dir ? a->opts.hold_dir : MP_HOLD_DIR;
@@ -181,7 +187,7 @@ static int more_devices(void *data, bool rescan)
 		r = mp_rootfs_probe(ctx);
 	if (r < 0 || p->nmods == before)
 		return r < 0 ? r : 0;
-	r = plan_waves(ctx, hurried(c));
+	r = plan_waves(ctx, hurried(c) || ruled(c));
 	return r < 0 ? r : p->nmods - before;
 }
 
@@ -224,25 +230,34 @@ static int handover(void *data)
 {
 	struct conductor *c = data;
 	struct mp_coldplug *cp = mp_ctx_coldplug(c->ctx);
+	struct mp_handover *ho = mp_ctx_handover(c->ctx);
 	unsigned char b = MP_STATUS_HANDOVER;
 
 	if (!mp_handover_possible(c->ctx, hold_dir(c->a), c->a->handover_soon))
 		return 0;
 	keep_dirs(c);
-	if (mp_handover_hold(c->ctx, hold_dir(c->a), c->a->argv0) <= 0)
+	/* not written (said): what a blacklist cannot hold is waited for */
+	if (ho->rule && !ho->rule_written && mp_udevhold_write(c->ctx, hold_dir(c->a)) < 0) {
+		ho->rule = false;
+		return 0;
+	}
+	if (mp_handover_hold(c->ctx, hold_dir(c->a), c->a->argv0) <= 0) {
+		mp_udevhold_remove(c->ctx, hold_dir(c->a));
 		return -1; /* said why; asking again would say it again */
+	}
 	if (nodev_on(c->ctx, c->a))
 		(void)mp_nodev_write(c->ctx, c->a->nodev_path);
-	/* new devices are udev's from now on */
-	if (cp->uevent_fd >= 0) {
+	/* new devices are udev's from now on, unless the rule keeps udev off
+	 * their drivers: then they are ours to the end (udevhold.c) */
+	if (!ho->rule && cp->uevent_fd >= 0) {
 		close(cp->uevent_fd);
 		cp->uevent_fd = -1;
 	}
 	/* let go before the plan (early): the caller is gone already */
-	if (!mp_ctx_handover(c->ctx)->let_go && write(c->status_fd, &b, 1) != 1) {
+	if (!ho->let_go && write(c->status_fd, &b, 1) != 1) {
 		/* the caller is gone: nothing waits for us anyway */
 	}
-	return 1;
+	return ho->rule ? 2 : 1;
 }
 
 /*
@@ -268,10 +283,22 @@ static void let_go_early(struct conductor *c)
 }
 
 /* into the new root before results free more loads, which open their
- * files in the root that is there then */
-static void before_results(void *data)
+ * files in the root that is there then; there the devices and their
+ * drivers are the root's udev's: the rule goes, and the feed closes */
+static bool before_results(void *data)
 {
-	mp_handover_rejoin(((struct conductor *)data)->ctx);
+	struct conductor *c = data;
+	struct mp_coldplug *cp = mp_ctx_coldplug(c->ctx);
+
+	mp_handover_rejoin(c->ctx);
+	if (!mp_ctx_handover(c->ctx)->switched || !mp_ctx_handover(c->ctx)->rule_written)
+		return false;
+	mp_udevhold_remove(c->ctx, hold_dir(c->a));
+	if (cp->uevent_fd >= 0) {
+		close(cp->uevent_fd);
+		cp->uevent_fd = -1;
+	}
+	return true;
 }
 
 /* the names gate opened once results made the names final */
@@ -287,8 +314,10 @@ static int schedule(struct conductor *c)
 	struct mp_feed feed = { .fd = mp_ctx_coldplug(ctx)->uevent_fd, .data = c };
 	char queue[PATH_MAX];
 	uint64_t t;
-	int r = plan_waves(ctx, hurried(c));
+	int r;
 
+	mp_ctx_handover(ctx)->rule = ruled(c);
+	r = plan_waves(ctx, hurried(c) || ruled(c));
 	if (a->opts.coldplug)
 		feed.more = more_devices;
 	if (handing_over(c)) {

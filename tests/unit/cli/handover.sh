@@ -433,6 +433,109 @@ t_handover_fail() {
 	check "the log names the module" grep -q "failed after the hand-over" "$t/err"
 }
 
+# --hold-udev (the initramfs, load/udevhold.c): a rule beside the hold
+# directory keeps udev's kmod off every device while the run loads, so the
+# hand-over does not wait for slow, which its kernel alias (crypto-slow)
+# keeps from being held; the run plans the devices that appear after it
+# (devD, found at the last rescan), and the rule goes at the end.
+udev_setup() {
+	handover_setup
+	printf '%s%s' "$spec" 'late alias=pci:v0000DDDDd*sv*sd*bc*sc*i*\n' >"$t/spec"
+	sed -i 's/^slow alias=/slow alias=crypto-slow alias=/' "$t/spec"
+	printf '%b' "$(cat "$t/spec")" | "$top/tests/unit/mktree.sh" "$t/root" 1.0 >/dev/null
+	rule=$t/run/udev/rules.d/79-modpreload-hold.rules
+}
+# devD, which wants late, appears (as a load's device would)
+device_d() {
+	mkdir -p "$t/sys/devices/pci0000:00/devD"
+	echo "MODALIAS=pci:v0000DDDDd00000001sv00000000sd00000000bc00sc00i00" >"$t/sys/devices/pci0000:00/devD/uevent"
+}
+t_handover_udev() {
+	udev_setup
+	RULES=slow:0:2000
+	run_handover --hold-udev
+	check "exit 0 at the hand-over" eq "$rc" 0
+	check "slow still in init() then" eq "$(ended slow)" 0
+	check "the rule is there" grep -qx 'ACTION=="add", ENV{MODALIAS}=="?\*", ENV{MODALIAS}=""' "$rule"
+	check "the rule names its holder" grep -qx "# holder: pid=[0-9]* start=[0-9]* boot=$(this_boot)" "$rule"
+	check "slow not blacklisted (a kernel alias)" [ ! -e "$held/modpreload-held-slow.conf" ]
+	device_d
+	check "the child reported" wait_report
+	check "slow, user, quick loaded once" eq "$(starts slow) $(starts user) $(starts quick)" "1 1 1"
+	check "late (devD, after the hand-over) loaded once, by the run" eq "$(starts late)" 1
+	check "the rule is gone" [ ! -e "$rule" ]
+	check "the held files are gone" eq "$(held_files)" ""
+	check "report: nothing replayed" eq "$(jq .handover.replayed "$t/r.json")" 0
+	check "no add replayed" eq "$(head -c 3 "$t/sys/devices/pci0000:00/devA/uevent")" MOD
+
+	# without it, slow is waited for, and devD is udev's
+	udev_setup
+	RULES=slow:0:1000
+	run_handover
+	check "without: slow ended first" eq "$(ended slow)" 1
+	check "without: no rule" [ ! -e "$rule" ]
+	device_d
+	wait_report
+	check "without: late not the run's" eq "$(starts late)" 0
+
+	# a failure: udev is asked again for each device that still wants a
+	# module (slow's, and user's, skipped with it), once the rule is gone
+	udev_setup
+	RULES=slow:5:1000
+	run_handover --hold-udev
+	check "failed: the child reported" wait_report
+	check "failed: slow called once, user never" eq "$(starts slow) $(starts user)" "1 0"
+	check "failed: slow's device: add replayed" eq "$(head -c 3 "$t/sys/devices/pci0000:00/devA/uevent")" add
+	check "failed: user's device: add replayed" eq "$(head -c 3 "$t/sys/devices/pci0000:00/devB/uevent")" add
+	check "failed: quick's device left alone" eq "$(head -c 3 "$t/sys/devices/pci0000:00/devC/uevent")" MOD
+	check "failed: report: 2 replayed" eq "$(jq .handover.replayed "$t/r.json")" 2
+	check "failed: the rule is gone" [ ! -e "$rule" ]
+
+	# rd.modpreload.handover=0: no hand-over, no rule
+	udev_setup
+	RULES=slow:0:500
+	echo 'rd.modpreload.handover=0' >"$t/cmdline"
+	run_handover --hold-udev
+	check "off: slow ended first" eq "$(ended slow)" 1
+	check "off: no rule" [ ! -e "$rule" ]
+
+	# the rule cannot be written (udev/ is a file): the hand-over waits
+	# for slow, as without the option, and says why
+	udev_setup
+	RULES=slow:0:1000
+	mkdir -p "$t/run" && : >"$t/run/udev"
+	run_handover --hold-udev
+	check "unwritable: slow ended first" eq "$(ended slow)" 1
+	check "unwritable: the log says so" grep -q "cannot keep udev from loading drivers" "$t/err"
+	wait_report
+	check "unwritable: slow loaded once" eq "$(starts slow)" 1
+}
+
+# A rule whose holder is gone (killed after the hand-over): the next run
+# removes it; --release-stale replays every device that still wants a
+# module, as udev loaded none while it was there.
+t_handover_udev_stale() {
+	udev_setup
+	mkdir -p "$t/run/udev/rules.d"
+	printf '# holder: pid=2147483647 start=1 boot=%s\nACTION=="add", ENV{MODALIAS}=="?*", ENV{MODALIAS}=""\n' \
+		"$(this_boot)" >"$rule"
+	run --release-stale --hold-dir "$held"
+	check "exit 0" eq "$rc" 0
+	check "nothing loaded" eq "$(calls)" 0
+	check "the rule removed" [ ! -e "$rule" ]
+	check "each device replayed" eq "$(head -c 3 "$t/sys/devices/pci0000:00/devA/uevent") $(head -c 3 \
+		"$t/sys/devices/pci0000:00/devC/uevent")" "add add"
+	check "the log names it" grep -q "kept udev from loading drivers is gone (pid 2147483647)" "$t/err"
+
+	# its holder alive (this shell): kept, nothing replayed
+	udev_setup
+	mkdir -p "$t/run/udev/rules.d"
+	printf '# holder: pid=%s start=%s boot=%s\n' $$ "$(start_of $$)" "$(this_boot)" >"$rule"
+	run --release-stale --hold-dir "$held"
+	check "alive: kept" [ -e "$rule" ]
+	check "alive: nothing replayed" eq "$(head -c 3 "$t/sys/devices/pci0000:00/devA/uevent")" MOD
+}
+
 # move_run [sys]: /init's move of /run, as a rename (an open directory
 # follows either): $t/run to $t/moved, an empty directory left in its
 # place, and the holds looked for there; with "sys", $t/sys to
