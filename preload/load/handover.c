@@ -232,7 +232,7 @@ void mp_handover_mark_urgent(struct mp_ctx *ctx)
 		else if (mp_module_named(&p->mods[i]))
 			p->mods[i].urgent = mp_gate_held(ctx) ? 2 : 1; /* joined once a worker has it */
 		else if (mp_ctx_handover(ctx)->rule && mp_module_rootfs(&p->mods[i]))
-			p->mods[i].urgent = 1; /* before the mount asks for it */
+			p->mods[i].urgent = 2; /* live before the mount asks (udevhold.c) */
 		else
 			p->mods[i].urgent = 0;
 }

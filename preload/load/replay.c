@@ -23,6 +23,7 @@ struct replay {
 	struct kmod_ctx *k;
 	const char *const *names;
 	int nnames;
+	bool count_only; /* the first walk: whether any is owed */
 	unsigned n;
 };
 
@@ -79,6 +80,10 @@ static int replay_device(int dirfd, const char *devpath, const char *alias, void
 	/* bound meanwhile (another driver of the alias): nothing owed */
 	if (fstatat(dirfd, "driver", &st, AT_SYMLINK_NOFOLLOW) == 0 || !wants(rp, alias))
 		return 0;
+	if (rp->count_only) {
+		rp->n++;
+		return 1;
+	}
 	fd = openat(dirfd, "uevent", O_WRONLY | O_CLOEXEC);
 	if (fd < 0 || mp_write_full(fd, "add", 3) < 0) {
 		mp_warn(rp->ctx, "%s: cannot replay its add event: %s", devpath, mp_errno_name(errno));
@@ -103,6 +108,13 @@ unsigned mp_handover_replay(struct mp_ctx *ctx, const char *const *names, int n)
 
 	if ((names && n == 0) || rp.k == NULL)
 		return 0;
+	/* none owed (most runs): no wait, and the report is not held back */
+	rp.count_only = true;
+	(void)mp_coldplug_foreach(ctx, replay_device, &rp);
+	if (rp.n == 0)
+		return 0;
+	rp.count_only = false;
+	rp.n = 0;
 	mp_sleep_ms(MP_REPLAY_WAIT_MS);
 	(void)mp_coldplug_foreach(ctx, replay_device, &rp);
 	return rp.n;

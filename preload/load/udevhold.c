@@ -15,8 +15,10 @@
  * 16 vCPUs under TCG, udevd starting that much later). The kernel's own
  * requests still reach modprobe: one that comes while ours of the same
  * module is in flight is, before 6.5, read and refused once (counted as
- * any duplicate); the root's file system module loads first
- * (mp_handover_mark_urgent), as the mount asks for it by fs-TYPE.
+ * any duplicate). The root's file system module loads first and alone
+ * (mp_handover_mark_urgent), as the mount asks for it by fs-TYPE once the
+ * device our loads make is there; one found only after the hand-over is
+ * left to the mount's modprobe (run.c).
  *
  * The run then keeps planning the devices that appear (its uevent
  * listener stays open after the hand-over: udev loads none of theirs), and

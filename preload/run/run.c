@@ -182,8 +182,10 @@ static int more_devices(void *data, bool rescan)
 			       mp_ctx_env(ctx)->sysfs);
 		r = mp_coldplug_scan(ctx, MP_SRC_UEVENT);
 	}
-	/* root='s device may be one of them (--root-fs) */
-	if (r >= 0 && c->a->root_fs)
+	/* root='s device may be one of them (--root-fs); not once the rule
+	 * let udevd go on (udevhold.c): the mount comes as the device does,
+	 * and its modprobe loads the module once where ours would race it */
+	if (r >= 0 && c->a->root_fs && !(ruled(c) && mp_ctx_result(ctx)->handover_at))
 		r = mp_rootfs_probe(ctx);
 	if (r < 0 || p->nmods == before)
 		return r < 0 ? r : 0;

@@ -88,7 +88,7 @@ for st in 0 1 2 3 segv none; do
 		continue
 	fi
 	eq "options (modpreload: $st)" "$(cat "$root/run/stub.args" 2>/dev/null)" \
-		"--coldplug --handover --root-fs --kmsg --cmdline /run/initramfs/modpreload.cmdline --nodev-blacklist /run/modprobe.d/modpreload-nodev.conf --report /run/initramfs/modpreload.json --profile-out /run/modpreload/profile"
+		"--coldplug --hold-udev --root-fs --kmsg --cmdline /run/initramfs/modpreload.cmdline --nodev-blacklist /run/modprobe.d/modpreload-nodev.conf --report /run/initramfs/modpreload.json --profile-out /run/modpreload/profile"
 	grep -q 'rd.modpreload.modules=mpt_params' "$root/run/stub.cmdline" 2>/dev/null ||
 		fail "/etc/cmdline.d did not reach modpreload"
 	[ ! -e "$root/run/initramfs/modpreload.cmdline" ] || fail "the command line file was left behind"

@@ -93,7 +93,7 @@ for st in 0 1 2 3 segv none; do
 		continue
 	fi
 	eq "options (modpreload: $st)" "$(cat "$root/run/stub.args" 2>/dev/null)" \
-		"--coldplug --handover --root-fs --kmsg --cmdline /run/modpreload/cmdline --nodev-blacklist /run/modprobe.d/modpreload-nodev.conf \
+		"--coldplug --hold-udev --root-fs --kmsg --cmdline /run/modpreload/cmdline --nodev-blacklist /run/modprobe.d/modpreload-nodev.conf \
 --report /run/modpreload/report.json --profile-out /run/modpreload/profile -- mpt_drv mpt_drv2"
 	eq "command line (modpreload: $st)" "$(cat "$root/run/stub.cmdline" 2>/dev/null)" \
 		"console=ttyS0 root=/dev/vda mpt_params.value=7 modprobe.blacklist=a,b "
