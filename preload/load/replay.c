@@ -43,8 +43,8 @@ static bool owed(struct replay *rp, const char *name)
 	return true;
 }
 
-/* what udev's kmod builtin would load for ALIAS (the blacklist applied):
- * one of NAMES, or one owed */
+/* ALIAS leads to one of NAMES, or (none) to one owed that udev's kmod
+ * builtin would load: the blacklist applied, as it applies it */
 static bool wants(struct replay *rp, const char *alias)
 {
 	struct kmod_list *list = NULL, *l, *ok = NULL;
@@ -53,7 +53,9 @@ static bool wants(struct replay *rp, const char *alias)
 
 	if (kmod_module_new_from_lookup(rp->k, alias, &list) < 0)
 		return false;
-	if (kmod_module_apply_filter(rp->k, KMOD_FILTER_BLACKLIST, list, &ok) < 0)
+	if (rp->names)
+		ok = list, list = NULL;
+	else if (kmod_module_apply_filter(rp->k, KMOD_FILTER_BLACKLIST, list, &ok) < 0)
 		ok = NULL;
 	kmod_list_foreach(l, ok) {
 		struct kmod_module *km = kmod_module_get_module(l);

@@ -427,6 +427,11 @@ static int run_here(const struct mp_run_args *a, int status_fd)
 	mp_handover_rejoin(ctx);
 	/* what was not final by now (failed, hung) will not be */
 	mp_gate_check(ctx, true);
+	/* held by the rule, udev's workers ask for no driver: the no-device
+	 * blacklist may come at once (a root that follows reads it), before
+	 * the rule goes (udevhold.c) */
+	if (nodev_on(ctx, a) && mp_ctx_handover(ctx)->rule_written)
+		(void)mp_nodev_write(ctx, a->nodev_path);
 	/* after a hand-over, nothing goes from the hold directory nor comes
 	 * into it while udev has events queued */
 	mp_handover_settle(ctx, hold_dir(a));
