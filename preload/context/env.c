@@ -57,8 +57,6 @@ static int read_cmdline(struct mp_ctx *ctx)
 	return 0;
 }
 
-#define MP_HOLD_UDEV_JOBS 4
-
 static int default_jobs(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -87,11 +85,6 @@ int mp_env_resolve(struct mp_ctx *ctx)
 	/* a count someone chose is a cap; the CPUs' count is only a start */
 	ctx->env.adaptive = opts->pool == MP_POOL_ADAPTIVE ||
 			    (opts->pool == MP_POOL_AUTO && opts->jobs <= 0 && ctx->cmdline.jobs <= 0);
-	/* the initramfs with udev held (udevhold.c): the boot goes on beside
-	 * the loads, as the booted unit's do (--jobs 4); under TCG, 16 at once
-	 * kept udevd and the mount's own modprobe of ext4 off the CPUs */
-	if (opts->hold_udev && opts->jobs <= 0 && ctx->cmdline.jobs <= 0 && ctx->env.jobs > MP_HOLD_UDEV_JOBS)
-		ctx->env.jobs = MP_HOLD_UDEV_JOBS;
 	if (ctx->env.jobs > (int)mp_limits[MP_LIM_JOBS].max)
 		ctx->env.jobs = (int)mp_limits[MP_LIM_JOBS].max;
 	ctx->env.timeout_ms = opts->timeout_ms ? opts->timeout_ms :

@@ -217,20 +217,6 @@ static void mark_late(struct mp_ctx *ctx)
  * alone 1-2 s. What only the kernel asks for need not even be under way
  * (may_join).
  */
-/* a driver of block devices or of their buses (the root's device may be
- * one of its), by where the tree keeps it */
-static bool storage(const struct mp_module *m)
-{
-	static const char *const dirs[] = { "/drivers/block/", "/drivers/scsi/", "/drivers/ata/", "/drivers/nvme/",
-					    "/drivers/mmc/", "/drivers/usb/storage/", "/drivers/md/" };
-	size_t i;
-
-	for (i = 0; m->path && i < sizeof(dirs) / sizeof(dirs[0]); i++)
-		if (strstr(m->path, dirs[i]))
-			return true;
-	return false;
-}
-
 void mp_handover_mark_urgent(struct mp_ctx *ctx)
 {
 	struct mp_plan *p = mp_ctx_plan(ctx);
@@ -239,18 +225,14 @@ void mp_handover_mark_urgent(struct mp_ctx *ctx)
 	mark_new(ctx);
 	mark_late(ctx);
 	for (i = 0; i < p->nmods; i++)
-		/* the initramfs (udevhold.c): the root's file system, live
-		 * before the mount asks, and the storage drivers, whose device
-		 * udevd (going on meanwhile) makes the root's of: first and
-		 * alone, and not paused for udev's coldplug (pool.c) */
-		if (mp_ctx_handover(ctx)->rule && (mp_module_rootfs(&p->mods[i]) || storage(&p->mods[i])))
-			p->mods[i].urgent = 2;
-		else if (p->mods[i].ho.holdable != MP_HOLD_NO)
+		if (p->mods[i].ho.holdable != MP_HOLD_NO)
 			p->mods[i].urgent = 0;
 		else if (must_finish(ctx, &p->mods[i], true))
 			p->mods[i].urgent = 2;
 		else if (mp_module_named(&p->mods[i]))
 			p->mods[i].urgent = mp_gate_held(ctx) ? 2 : 1; /* joined once a worker has it */
+		else if (mp_ctx_handover(ctx)->rule && mp_module_rootfs(&p->mods[i]))
+			p->mods[i].urgent = 2; /* live before the mount asks (udevhold.c) */
 		else
 			p->mods[i].urgent = 0;
 }

@@ -145,14 +145,6 @@ static bool held_back(const struct sched *s)
 	       (!s->handover_tried || running_at_least(s, MP_FIRST_NS));
 }
 
-/* paused until udev's coldplug begins (waits.c); not what the initramfs's
- * root needs first (--hold-udev: urgent, handover.c). Called with the lock
- * held and something queued. */
-static bool paused(const struct sched *s)
-{
-	return s->paused && !(mp_ctx_handover(s->ctx)->rule && s->plan->mods[s->queue[0].idx].prio >= MP_URGENT_NS);
-}
-
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -168,7 +160,7 @@ static void *worker_main(void *arg)
 		/* Not while results wait to be applied: what they free may go
 		 * before what is queued (a chain's next link, most often the
 		 * one this worker just finished). apply_results() wakes us. */
-		while (!s->stop && (s->qlen == 0 || s->running >= s->limit || s->ndone > 0 || paused(s) ||
+		while (!s->stop && (s->qlen == 0 || s->running >= s->limit || s->ndone > 0 || s->paused ||
 				    urgent_running(s) || held_back(s)))
 			pthread_cond_wait(&s->work, &s->lock);
 		if (s->stop)
