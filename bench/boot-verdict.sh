@@ -60,7 +60,7 @@ awk -F'\t' -v code="$code" '
 	function median(a, n) { return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
 	# the cell for metric M: "x0.91 [0.80, 1.02] (n=10)" and the verdict
 	# CALM: only the pairs that had no stall before the target
-	function stat(cell, M, calm,    ids, np, i, k, a, n, kk) {
+	function stat(cell, M, calm,    ids, np, i, k, a, n, kk, ff) {
 		np = split(pl[cell], ids, " ")
 		n = 0
 		for (i = 1; i <= np; i++) {
@@ -76,6 +76,9 @@ awk -F'\t' -v code="$code" '
 		while (kk + 1 <= n && tail(n, kk) <= 0.025) kk++
 		if (kk == 0) { verdict = "n<6"; return sprintf("x%.2f, no interval (n=%d)", median(a, n), n) }
 		verdict = a[n + 1 - kk] < 1 ? "sooner" : a[kk] > 1 ? "later" : "even"
+		# quoted only from 10 pairs at 16 vCPUs, 6 at 32 (issue 35)
+		split(cell, ff, SUBSEP)
+		if (n < (ff[2] >= 32 ? 6 : 10)) verdict = verdict " (n<" (ff[2] >= 32 ? 6 : 10) ")"
 		return sprintf("x%.2f [%.2f, %.2f] (n=%d)", median(a, n), a[kk], a[n + 1 - kk], n)
 	}
 	function med_list(s,    a, n) { n = split(s, a, " "); if (!n) return "-"; isort(a, n); return sprintf("%.1f", median(a, n)) }

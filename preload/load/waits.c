@@ -35,8 +35,6 @@ int mp_sched_late_waiting(const struct sched *s)
  * hundreds of events are queued, far longer than the 0.1 s between two
  * looks. Called with the lock held; *wait_ns: when to look again.
  */
-#define MP_RULE_RESUME_NS (3000ull * 1000000u)
-
 void mp_sched_resume(struct sched *s, uint64_t now, uint64_t *wait_ns)
 {
 	const uint64_t look = 100000000u; /* 0.1 s */
@@ -45,10 +43,6 @@ void mp_sched_resume(struct sched *s, uint64_t now, uint64_t *wait_ns)
 
 	if (!s->paused)
 		return;
-	/* the initramfs's (--hold-udev): udevd starts as the caller returns,
-	 * and the root's device may wait for what is left */
-	if (mp_ctx_handover(s->ctx)->rule && bound > MP_RULE_RESUME_NS)
-		bound = MP_RULE_RESUME_NS;
 	began = access(s->feed.after, F_OK) == 0;
 	if (!began && now - s->handed_over_at < bound) {
 		if (*wait_ns > look)
@@ -61,8 +55,8 @@ void mp_sched_resume(struct sched *s, uint64_t now, uint64_t *wait_ns)
 		mp_log(s->ctx, MP_LOG_DEBUG, "udev's coldplug began after %.1f s: loading the rest",
 		       (double)(now - s->handed_over_at) / 1e9);
 	else
-		mp_log(s->ctx, MP_LOG_NOTICE, "%s still not there after %.0f s: no udevd, loading the rest",
-		       s->feed.after, (double)bound / 1e9);
+		mp_log(s->ctx, MP_LOG_NOTICE, "%s still not there after %u s: no udevd, loading the rest",
+		       s->feed.after, s->env->timeout_ms / 1000u);
 	pthread_cond_broadcast(&s->work);
 }
 

@@ -327,10 +327,7 @@ static int schedule(struct conductor *c)
 		feed.before_results = before_results;
 		feed.after_results = after_results;
 	}
-	/* after the hand-over the rest waits for udev's coldplug to begin
-	 * (waits.c): in the initramfs, loads beside udevd's start had it
-	 * start 1.5-2 s later than without modpreload under TCG */
-	if ((hurried(c) || ruled(c)) && mp_handover_udev_queue(hold_dir(a), queue, sizeof(queue)) == 0)
+	if (hurried(c) && mp_handover_udev_queue(hold_dir(a), queue, sizeof(queue)) == 0)
 		feed.after = queue;
 	mp_ctx_result(ctx)->planned = mp_now_ns() - mp_ctx_env(ctx)->t0;
 	if (r < 0 || a->opts.dry_run)

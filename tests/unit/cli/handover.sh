@@ -30,7 +30,7 @@ three_devices() {
 run_handover() {
 	run --coldplug --settle-ms 50 --handover --hold-dir "$held" "$@"
 	case " $* " in
-	*" --handover-soon "* | *" --handover-early "* | *" --hold-udev "*) [ "${UDEV:-}" = manual ] || { mkdir -p "$t/run/udev" && : >"$t/run/udev/queue"; } ;;
+	*" --handover-soon "* | *" --handover-early "*) [ "${UDEV:-}" = manual ] || { mkdir -p "$t/run/udev" && : >"$t/run/udev/queue"; } ;;
 	esac
 }
 # the child writes the report last: wait for it (at most 20 s). Once its
