@@ -295,7 +295,7 @@ struct mp_handover {
 	bool *early_used;    /* ... and held for a module of the plan since */
 	int nearly;
 	bool let_go;         /* the caller went on before the walk (early.c) */
-	bool rule, rule_written; /* --hold-udev: udev loads no driver; its rule is there */
+	bool rule, cpu_rule, rule_written; /* --hold-udev: udev loads no driver, or no CPU's; it is there */
 	bool switched;       /* the root was switched since the hand-over */
 };
 
@@ -552,7 +552,7 @@ void mp_handover_release(struct mp_ctx *ctx, const char *dir);
 unsigned mp_handover_replay(struct mp_ctx *ctx, const char *const *names, int n);
 /* a gone holder's holds (stale.c): their devices replayed, not loaded */
 void mp_handover_replay_stale(struct mp_ctx *ctx);
-/* udevhold.c (--hold-udev): udev's kmod off every device; 0, -errno (said) */
+/* udevhold.c (--hold-udev): udev's kmod off every device, or every CPU; 0, -errno (said) */
 int mp_udevhold_write(struct mp_ctx *ctx, const char *dir);
 void mp_udevhold_remove(struct mp_ctx *ctx, const char *dir);
 /* what the hand-over did with M, for the report: held, or joined */

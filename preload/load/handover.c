@@ -77,6 +77,13 @@ static bool kernel_joins(const struct mp_env *env, const struct mp_module *m)
 	return mp_kernel_version(env->kver) >= 6005 && (f == NULL || strcmp(env->compression, f->name) == 0);
 }
 
+/* udev asks for M for no device while the run loads: the CPUs alone ask for
+ * it, and the rule holds theirs (udevhold.c, with --handover-soon) */
+static bool cpu_ruled(const struct mp_ctx *ctx, const struct mp_module *m)
+{
+	return mp_ctx_handover_const(ctx)->cpu_rule && m->requests > 0 && m->requests_cpu == m->requests;
+}
+
 /*
  * Whether M, not holdable, must be final before the hand-over. Yes where a
  * device alias leads to it: udev would ask once a device (and a kmod that
@@ -103,7 +110,7 @@ static bool must_finish(const struct mp_ctx *ctx, const struct mp_module *m, boo
 {
 	bool rule = mp_ctx_handover_const(ctx)->rule;
 
-	if (m->path == NULL || (m->ho.udev_alias && !rule))
+	if (m->path == NULL || (m->ho.udev_alias && !rule && !cpu_ruled(ctx, m)))
 		return true;
 	if (kernel_joins(mp_ctx_env(ctx), m) || mp_module_rootfs(m))
 		return false;
@@ -127,7 +134,8 @@ static bool may_join(const struct mp_ctx *ctx, const struct mp_module *m, const 
 	char path[PATH_MAX];
 	bool under_way = m->state == MP_RUNNING ||
 			 (soon && m->state == MP_QUEUED && (!mp_module_named(m) || mp_gate_held(ctx))) ||
-			 (soon && m->late) || (mp_ctx_handover_const(ctx)->rule && !mp_module_named(m));
+			 (soon && m->late) || (mp_ctx_handover_const(ctx)->rule && !mp_module_named(m)) ||
+			 (cpu_ruled(ctx, m) && !mp_module_named(m));
 
 	if (!under_way || !mp_ctx_env(ctx)->live_state || must_finish(ctx, m, soon))
 		return false;
@@ -353,8 +361,8 @@ int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0)
 {
 	struct mp_handover *ho = mp_ctx_handover(ctx);
 	struct mp_plan *p = mp_ctx_plan(ctx);
-	char why[160];
-	int i, r = 0, n = 0, joined = 0, left = 0;
+	char why[160], ruled[64];
+	int i, r = 0, n = 0, joined = 0, left = 0, by_rule = 0;
 
 	/* made even with nothing to hold: udevd watches only the
 	 * configuration directories that were there when it started */
@@ -371,7 +379,10 @@ int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0)
 		/* not holdable: left to the kernel (may_join) */
 		if (m->ho.holdable != MP_HOLD_YES) {
 			m->ho.joined = true;
-			joined++;
+			if ((ho->rule || cpu_ruled(ctx, m)) && !mp_module_named(m))
+				by_rule++; /* udev asks for it for no device (udevhold.c) */
+			else
+				joined++;
 			continue;
 		}
 		h = held_early(ho, m->name) ? 1 : mp_handover_hold_one(ctx, dir, m->name);
@@ -393,14 +404,16 @@ int mp_handover_hold(struct mp_ctx *ctx, const char *dir, char *argv0)
 			mp_errno_name(-r));
 	if (!ho->let_go)
 		mp_handover_begin(ctx, argv0);
-	why[0] = '\0';
+	why[0] = ruled[0] = '\0';
+	if (by_rule)
+		snprintf(ruled, sizeof(ruled), ", %d more by a rule", by_rule);
 	if (joined)
 		snprintf(why, sizeof(why), "; %d asked for by name or by the kernel %s in the kernel, where "
 			 "another load of %s waits for ours%s", joined, joined == 1 ? "is" : "are",
 			 joined == 1 ? "it" : "one", mp_gate_held(ctx) ? ", or behind the names gate" : "");
 	mp_log(ctx, MP_LOG_NOTICE, "%s: %d module%s still to load, finished in the background "
-	       "(udev leaves %d alone until then%s)", ho->let_go ? "planned" : "handing over", left,
-	       left == 1 ? "" : "s", n, why);
+	       "(udev leaves %d alone until then%s%s)", ho->let_go ? "planned" : "handing over", left,
+	       left == 1 ? "" : "s", n, ruled, why);
 	return 1;
 }
 
@@ -498,9 +511,12 @@ void mp_handover_release(struct mp_ctx *ctx, const char *dir)
 	const char *name;
 	unsigned n;
 	int i, nfailed = 0, dirfd;
+	bool all;
 
-	if (mp_ctx_result(ctx)->handover_at == 0)
+	if (mp_ctx_result(ctx)->handover_at == 0) {
+		mp_udevhold_remove(ctx, dir); /* written, and no hand-over came */
 		return;
+	}
 	mp_handover_rejoin(ctx);
 	/* held before the plan, for a module of it that the hand-over's hold
 	 * did not reach (done by then, or no hand-over came): the plan's. Not
@@ -530,15 +546,16 @@ void mp_handover_release(struct mp_ctx *ctx, const char *dir)
 	dirfd = mp_ctx_at(ctx, path, &name);
 	(void)utimensat(dirfd, name, NULL, 0);
 	/* udev's kmod held by the rule: each device it kept that still wants
-	 * a module (udevhold.c); after a switch-root the root's coldplug did */
-	if (ho->rule_written && !ho->switched) {
-		mp_udevhold_remove(ctx, dir);
+	 * a module (udevhold.c); after a switch-root the root's coldplug did;
+	 * not for the CPUs' rule, which kept none without a driver */
+	all = ho->rule && ho->rule_written && !ho->switched;
+	mp_udevhold_remove(ctx, dir);
+	if (all) {
 		n = mp_ctx_result(ctx)->replayed = mp_handover_replay(ctx, NULL, 0);
 		mp_log(ctx, n ? MP_LOG_NOTICE : MP_LOG_INFO, "udev was asked again for %u device%s that "
 		       "still wanted a module", n, n == 1 ? "" : "s");
 		return;
 	}
-	mp_udevhold_remove(ctx, dir);
 	if (nfailed == 0)
 		return;
 	n = mp_ctx_result(ctx)->replayed = mp_handover_replay(ctx, failed, nfailed);

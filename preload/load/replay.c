@@ -24,6 +24,7 @@ struct replay {
 	const char *const *names;
 	int nnames;
 	bool count_only; /* the first walk: whether any is owed */
+	bool cpus;       /* a CPU with its driver may be owed (a gone holder's rule) */
 	unsigned n;
 };
 
@@ -79,8 +80,11 @@ static int replay_device(int dirfd, const char *devpath, const char *alias, void
 	struct stat st;
 	int fd;
 
-	/* bound meanwhile (another driver of the alias): nothing owed */
-	if (fstatat(dirfd, "driver", &st, AT_SYMLINK_NOFOLLOW) == 0 || !wants(rp, alias))
+	/* bound meanwhile (another driver of the alias): nothing owed. But a
+	 * CPU after a gone holder's rule: its driver (processor) is none of
+	 * what its alias loads, and the rule may have kept udev off those */
+	if ((fstatat(dirfd, "driver", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	     !(rp->cpus && strncmp(alias, "cpu:", 4) == 0)) || !wants(rp, alias))
 		return 0;
 	if (rp->count_only) {
 		rp->n++;
@@ -106,7 +110,8 @@ static int replay_device(int dirfd, const char *devpath, const char *alias, void
  */
 unsigned mp_handover_replay(struct mp_ctx *ctx, const char *const *names, int n)
 {
-	struct replay rp = { .ctx = ctx, .k = mp_ctx_kmod(ctx), .names = names, .nnames = n };
+	struct replay rp = { .ctx = ctx, .k = mp_ctx_kmod(ctx), .names = names, .nnames = names ? n : 0,
+			     .cpus = names == NULL && mp_ctx_result(ctx)->stale_rule };
 
 	if ((names && n == 0) || rp.k == NULL)
 		return 0;

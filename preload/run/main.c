@@ -114,7 +114,7 @@ static const struct cli_option options[] = {
 	  "hold what the last boot held, then return" },
 	{ "hold-udev", OPT_HOLD_UDEV, -1, NO_HEADING, NULL,
 	  "--handover (an initramfs): udev loads no driver\n"
-	  "until the run is done, so it hands over at once" },
+	  "(--handover-soon: no CPU's) until the run is done" },
 	{ "leave-single", OPT_LEAVE_SINGLE, -1, NO_HEADING, NULL,
 	  "leave to udev what one device alone asks for,\n"
 	  "and to systemd-modules-load what only its names\n"

@@ -150,10 +150,12 @@ static bool hurried(const struct conductor *c)
 }
 
 
-/* ... and with udev's kmod held by a rule meanwhile (--hold-udev) */
+/* ... and with udev's kmod held by a rule meanwhile (--hold-udev): off
+ * every device; with --handover-soon, the booted system's, off the CPUs
+ * (udevhold.c) */
 static bool ruled(const struct conductor *c)
 {
-	return handing_over(c) && c->a->opts.hold_udev && !c->a->opts.dry_run;
+	return handing_over(c) && c->a->opts.hold_udev && !c->a->opts.dry_run && !c->a->handover_soon;
 }
 
 static const char *hold_dir(const struct mp_run_args *a)
@@ -239,8 +241,8 @@ static int handover(void *data)
 		return 0;
 	keep_dirs(c);
 	/* not written (said): what a blacklist cannot hold is waited for */
-	if (ho->rule && !ho->rule_written && mp_udevhold_write(c->ctx, hold_dir(c->a)) < 0) {
-		ho->rule = false;
+	if ((ho->rule || ho->cpu_rule) && !ho->rule_written && mp_udevhold_write(c->ctx, hold_dir(c->a)) < 0) {
+		ho->rule = ho->cpu_rule = false;
 		return 0;
 	}
 	if (mp_handover_hold(c->ctx, hold_dir(c->a), c->a->argv0) <= 0) {
@@ -270,6 +272,7 @@ static int handover(void *data)
  */
 static void let_go_early(struct conductor *c)
 {
+	struct mp_handover *ho = mp_ctx_handover(c->ctx);
 	unsigned char b = MP_STATUS_HANDOVER;
 	const char *const *names, *const *waits;
 	int nwaits;
@@ -279,7 +282,15 @@ static void let_go_early(struct conductor *c)
 	if (c->a->names_gate)
 		(void)mp_gate_take(c->ctx, c->a->names_gate);
 	keep_dirs(c);
-	if (mp_handover_early(c->ctx, hold_dir(c->a), c->a->argv0) > 0 && write(c->status_fd, &b, 1) != 1) {
+	/* the CPUs' rule before READY=1: the last boot's hand-over did not
+	 * wait for what it holds; not written, it is waited for after the plan */
+	if (ho->cpu_rule && mp_udevhold_write(c->ctx, hold_dir(c->a)) < 0) {
+		ho->cpu_rule = false;
+		return;
+	}
+	if (mp_handover_early(c->ctx, hold_dir(c->a), c->a->argv0) <= 0)
+		mp_udevhold_remove(c->ctx, hold_dir(c->a)); /* written again at the plan's hand-over */
+	else if (write(c->status_fd, &b, 1) != 1) {
 		/* the caller is gone: nothing waits for us anyway */
 	}
 }
@@ -402,6 +413,7 @@ static int run_here(const struct mp_run_args *a, int status_fd)
 	if (hurried(&c))
 		mp_handover_prefetch(ctx);
 	res->planned_ctx = mp_now_ns() - mp_ctx_env(ctx)->t0;
+	mp_ctx_handover(ctx)->cpu_rule = hurried(&c) && a->opts.hold_udev;
 	r = gather_names(ctx, a);
 	if (r == 0 && hurried(&c) && a->handover_early)
 		let_go_early(&c);

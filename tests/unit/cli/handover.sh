@@ -511,6 +511,68 @@ t_handover_udev() {
 	check "unwritable: slow loaded once" eq "$(starts slow)" 1
 }
 
+# --hold-udev with --handover-soon (the booted unit): the rule holds the
+# CPUs' MODALIAS only. cpucrypt, which a kernel alias leads to (no
+# blacklist holds it) and the CPUs alone ask for, is not waited for;
+# asked for by another device too, it is, as without the option.
+cpu_setup() {
+	spec="cpucrypt alias=crypto-cpucrypt alias=cpu:type:x86,ven*fam*mod*:feature:*0001*${1:-}\nquick alias=pci:v0000CCCCd*sv*sd*bc*sc*i*\n"
+	three_devices
+	for i in 0 1; do
+		mkdir -p "$t/sys/devices/system/cpu/cpu$i"
+		printf 'DRIVER=processor\nMODALIAS=cpu:type:x86,ven0000fam0006mod003F:feature:,0000,0001\n' \
+			>"$t/sys/devices/system/cpu/cpu$i/uevent"
+	done
+	rule=$t/run/udev/rules.d/79-modpreload-hold.rules
+	RULES=cpucrypt:0:2000
+}
+t_handover_udev_cpu() {
+	cpu_setup
+	run_handover --handover-soon --hold-udev
+	check "exit 0 at the hand-over" eq "$rc" 0
+	check "cpucrypt still in init() then" eq "$(ended cpucrypt)" 0
+	check "the rule holds the CPUs only" \
+		grep -qx 'SUBSYSTEM=="cpu", ACTION=="add", ENV{MODALIAS}=="?\*", ENV{MODALIAS}=""' "$rule"
+	check "the rule names its holder" grep -qx "# holder: pid=[0-9]* start=[0-9]* boot=$(this_boot)" "$rule"
+	check "the log says why" grep -q "1 more by a rule" "$t/err"
+	check "the child reported" wait_report
+	check "cpucrypt, quick loaded once" eq "$(starts cpucrypt) $(starts quick)" "1 1"
+	check "the rule is gone" [ ! -e "$rule" ]
+	check "report: nothing replayed" eq "$(jq .handover.replayed "$t/r.json")" 0
+	check "no add replayed" eq "$(head -c 3 "$t/sys/devices/system/cpu/cpu0/uevent")" DRI
+
+	# without the option: waited for
+	cpu_setup
+	run_handover --handover-soon
+	check "without: cpucrypt ended first" eq "$(ended cpucrypt)" 1
+	check "without: no rule" [ ! -e "$rule" ]
+	wait_report
+
+	# device A asks for it too: waited for
+	cpu_setup ' alias=pci:v0000AAAAd*sv*sd*bc*sc*i*'
+	run_handover --handover-soon --hold-udev
+	check "a device too: cpucrypt ended first" eq "$(ended cpucrypt)" 1
+	check "a device too: the child reported" wait_report
+	check "a device too: loaded once, no rule left" eq "$(starts cpucrypt) $([ -e "$rule" ] || echo gone)" "1 gone"
+
+	# its holder gone (killed): --release-stale removes the rule and its
+	# held file, and replays a CPU whose module is not in the kernel, its
+	# driver (processor) notwithstanding (a held file beside the rule: a
+	# NULL list of names was walked, SIGSEGV, in the booted unit's main
+	# process on a real boot)
+	cpu_setup
+	ln -s ../../../bus/cpu/drivers/processor "$t/sys/devices/system/cpu/cpu0/driver"
+	mkdir -p "$t/run/udev/rules.d" "$held"
+	printf '# holder: pid=2147483647 start=1 boot=%s\nSUBSYSTEM=="cpu", ACTION=="add", ENV{MODALIAS}=="?*", ENV{MODALIAS}=""\n' \
+		"$(this_boot)" >"$rule"
+	hold_as quick 2147483647 1 "$(this_boot)"
+	run --release-stale --hold-dir "$held"
+	check "gone: exit 0" eq "$rc" 0
+	check "gone: the rule and the held file removed" eq "$(held_files)$([ -e "$rule" ] || echo gone)" gone
+	check "gone: cpu0 replayed" eq "$(head -c 3 "$t/sys/devices/system/cpu/cpu0/uevent")" add
+	check "gone: nothing loaded" eq "$(calls)" 0
+}
+
 # A rule whose holder is gone (killed after the hand-over): the next run
 # removes it; --release-stale replays every device that still wants a
 # module, as udev loaded none while it was there.
