@@ -7,6 +7,7 @@
 #                                         (mpt_root), then, once NAME is final
 #                                         and modpreload gone, what happened
 #                                         to it (lib.sh's mpt_handover)
+#   loaders_wait_s, loaders_left          the wait for modpreload to end
 #   report (present|absent), report.N     /run/modpreload/report.json counts
 #   nodev_blacklist=a,b,                  /run/modprobe.d/modpreload-nodev.conf
 #   json ..., kmsg ...                    with mkc.debug on the command line:
@@ -29,6 +30,10 @@ mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 mpt_handover mpt_root
 mpt_kv ncpus "$(grep -c '^processor' /proc/cpuinfo)"
 
+# the loader that handed over writes its report and the no-device
+# blacklist when its loads end, which may be after busybox's /init reached
+# here: the report is read once no loader is left, as the other roots do
+mpt_wait_loaders 240
 report=/run/modpreload/report.json
 if [ -f "$report" ]; then
 	mpt_kv report present
