@@ -27,9 +27,9 @@
  * module that is not in the kernel has its add replayed, so that udev
  * tries what the run did not load (a failure, an install command), once.
  * The rule names its holder: a run that finds it with its holder gone
- * removes it (context/stale.c). It applies only where /etc/initrd-release
- * is (the initramfs), so a holder that outlives switch-root holds nothing
- * from the root's udevd; the run removes it at the switch too.
+ * removes it (context/stale.c). Written in the initramfs, it applies only
+ * where /etc/initrd-release is, so a holder that outlives switch-root holds
+ * nothing from the root's udevd; the run removes it at the switch too.
  *
  * With --handover-soon (the booted system's unit) the rule holds only the
  * CPUs' MODALIAS (SUBSYSTEM "cpu"): there udev loads the driver of a single

@@ -113,7 +113,7 @@ static const struct cli_option options[] = {
 	  "--handover-soon, before the plan: with --lookups,\n"
 	  "hold what the last boot held, then return" },
 	{ "hold-udev", OPT_HOLD_UDEV, -1, NO_HEADING, NULL,
-	  "--handover (an initramfs): udev loads no driver\n"
+	  "--handover, and udev loads no driver\n"
 	  "(--handover-soon: no CPU's) until the run is done" },
 	{ "leave-single", OPT_LEAVE_SINGLE, -1, NO_HEADING, NULL,
 	  "leave to udev what one device alone asks for,\n"
