@@ -82,7 +82,8 @@
 #                                            lists that modprobe.d blacklists
 #                                            (mpt_dia_top; absent: none)
 #   handled=a,b                               modules modpreload's reports say
-#                                            it loaded, found live or failed
+#                                            it loaded or failed, or found live
+#                                            while that run held them from udev
 #   nodev_blacklist=a,b                       /run/modprobe.d/modpreload-nodev.conf
 #   report_initrd, report_booted, report_kept present|absent
 #   lookups_kept                              present|absent: /var/lib/modpreload/lookups
@@ -259,16 +260,31 @@ if [ -s /run/mpt-samples ]; then
 	sed 's/^/MPT: smp /' /run/mpt-samples
 fi
 kv nodev_blacklist "$(sed -n 's/^blacklist //p' /run/modprobe.d/modpreload-nodev.conf 2>/dev/null | paste -sd, -)"
-# the modules modpreload dealt with, in either place: loaded, live or failed
-# (a no-device driver is one that failed)
-kv handled "$(cat "$initrd_report" /run/modpreload/booted.json 2>/dev/null | awk '
-	/^      "name": "/ { n = $2; gsub(/[",]/, "", n) }
-	/^      "state": "/ && n != "" {
-		s = $2; gsub(/[",]/, "", s)
-		if (s == "loaded" || s == "live" || s == "failed") h[n] = 1
-		n = ""
-	}
-	END { for (m in h) printf "%s%s", k++ ? "," : "", m }')"
+# the modules modpreload dealt with, in either place: loaded or failed (a
+# no-device driver is one that failed), or found live when that run held
+# it from udev (its hand-over's "held" or "early"): a module udev had
+# loaded before the run came to it, unheld, is udev's one load, not a
+# second (one boot's sysfs walk took 15.9 s under TCG, and udev's worker
+# loaded button meanwhile, which the booted run left to it)
+handled() { # REPORT
+	awk '/^  "handover": \{/ { h = 1 } /^  \}/ { h = 0 }
+		h && /"(held|joined|late|early)": \[\]/ { next }
+		h && /"(held|joined|late|early)": \[/ { l = $1; gsub(/[":]/, "", l); next }
+		l != "" && /\]/ { l = ""; next }
+		l != "" { if (l == "held" || l == "early") { n = $1; gsub(/[",]/, "", n); held[n] = 1 }; next }
+		/^      "name": "/ { n = $2; gsub(/[",]/, "", n) }
+		/^      "state": "/ && n != "" {
+			s = $2; gsub(/[",]/, "", s)
+			if (s == "loaded" || s == "failed") h2[n] = 1
+			else if (s == "live") live[n] = 1
+			n = ""
+		}
+		END {
+			for (m in live) if (m in held) h2[m] = 1
+			for (m in h2) printf "%s\n", m
+		}' "$1" 2>/dev/null
+}
+kv handled "$({ handled "$initrd_report"; handled /run/modpreload/booted.json; } | sort -u | paste -sd, -)"
 
 # The callers outside coldplug, in awk's comm() spelling: modprobe,
 # PID 1 and systemd-modules-load. The one list: the host reads it back from
