@@ -289,7 +289,8 @@ struct mp_handover {
 	int procfd;          /* /proc as it was at the hand-over, or -1 */
 	struct stat root_st; /* our root then, which was PID 1's */
 	bool may_rejoin;     /* we were in PID 1's root: follow it */
-	int gate_fd;         /* the names gate, locked while held (gate.c), or -1 */
+	int gate_fd;         /* the names gate (gate.c), locked while held, or -1 */
+	const char *gate;    /* ... its file, unlinked as it opens */
 	bool udev_seen;      /* udev's queue was there: its coldplug began */
 	const char **early;  /* held before the walk (early.c), the last boot's */
 	bool *early_used;    /* ... and held for a module of the plan since */
@@ -333,7 +334,8 @@ int mp_moddir_reopen(struct mp_ctx *ctx);
 const char *mp_known_lookup(const struct mp_ctx *ctx, const char *key);
 void mp_known_learn(struct mp_ctx *ctx, const char *key, const char *const *names, int n);
 bool mp_known_blacklisted(const struct mp_ctx *ctx, const char *name);
-bool mp_known_nodev(const struct mp_ctx *ctx, const char *name);
+bool mp_known_nodev(const struct mp_ctx *ctx, const char *name); /* it found no device for any CPU */
+bool mp_known_left(const struct mp_ctx *ctx, const char *name);  /* a name left to systemd-modules-load */
 /* what the last boot's hand-over held (*names) and waited for (*waits):
  * how many held, -1 unknown */
 int mp_known_held(const struct mp_ctx *ctx, const char *const **names, const char *const **waits, int *nwaits);
@@ -528,8 +530,7 @@ void mp_handover_mark_urgent(struct mp_ctx *ctx); /* what must be final, first *
 void mp_handover_prefetch(const struct mp_ctx *ctx); /* modules.alias, read soon */
 /* holdable.c: which modules may be held (mp_module ho.holdable, ho.udev_alias) */
 void mp_handover_mark_holdable(struct mp_ctx *ctx);
-/* udevd's queue file beside the hold directory (/run/udev/queue) */
-int mp_handover_udev_queue(const char *dir, char *path, size_t size);
+int mp_handover_udev_queue(const char *dir, char *path, size_t size); /* udevd's queue file, beside dir */
 bool mp_handover_device_alias(const char *alias); /* "bus:...", not fs-*, devname: */
 /* Holds the holdable: a "blacklist NAME" file each in dir, and the process
  * made ready to outlive its caller. 1: done; 0: not (nothing left held). */
@@ -541,8 +542,7 @@ void mp_handover_begin(struct mp_ctx *ctx, char *argv0); /* ready to outlive the
 /* early.c: before the walk, what the last boot's hand-over held is held
  * again (--lookups): 1, and the caller may go on; 0: not (nothing held) */
 int mp_handover_early(struct mp_ctx *ctx, const char *dir, char *argv0);
-/* After switch-root, into the new root (PID 1's), once, and the module
- * directory again; nothing before a hand-over */
+/* after switch-root, into PID 1's root and the module directory, once (after a hand-over) */
 void mp_handover_rejoin(struct mp_ctx *ctx);
 /* After a hand-over, the end waits for udev's queue to empty (bounded); then
  * the holds go, and devices of a held module that failed are replayed. */
@@ -559,14 +559,14 @@ void mp_udevhold_remove(struct mp_ctx *ctx, const char *dir);
 static inline bool mp_handover_held(const struct mp_module *m) { return m->ho.held; }
 static inline bool mp_handover_joined(const struct mp_module *m) { return m->ho.joined; }
 
-/* --- the names gate (gate.c): systemd-modules-load waits behind it --- */
-/* Locks PATH (made if need be) for as long as a module asked for by name
- * is not final, so that a hand-over need not wait for those: 0, or -errno
- * (not held; then the hand-over waits for them, as without a gate). */
-int mp_gate_take(struct mp_ctx *ctx, const char *path);
+/* --- the names gate (gate.c): systemd-modules-load waits behind it ---
+ * Locks PATH (made if need be) while a module asked for by name is not
+ * final, so that a hand-over need not wait for those: 0, or -errno (not
+ * held: it waits for them). Early: not for names the last run left. */
+int mp_gate_take(struct mp_ctx *ctx, const char *path, bool early);
 bool mp_gate_held(const struct mp_ctx *ctx);
-/* Opens the gate once no module asked for by name is left to load, or
- * (end) at the end of the run, whatever is left. */
+/* Opens the gate (its file goes) once no module asked for by name is left
+ * to load, or (end) at the end of the run, whatever is left. */
 void mp_gate_check(struct mp_ctx *ctx, bool end);
 /* The waiting side (--wait-names): 0 once PATH is not locked or is not
  * there, -ETIMEDOUT after timeout_ms, -errno. No context. */

@@ -26,7 +26,9 @@
  *     seconds when the boot's own units start;
  *   - whether the run handed over, what it held from udev then and what it
  *     waited for: with the same lookups and those live, the next boot's run
- *     holds the same before it walks sysfs, and lets the boot go on (early.c).
+ *     holds the same before it walks sysfs, and lets the boot go on (early.c);
+ *   - the names it left to systemd-modules-load (leave.c): the next boot's
+ *     run takes the names gate before the walk only for another (gate.c).
  * Anything else (another kernel, a changed index or alias, a line that is
  * not ours) and the file is not used: the run checks and looks up as if
  * there were none. It is root's, as the indexes are, and says only which
@@ -41,7 +43,7 @@
 
 #include "ctx.h"
 
-#define KNOWN_MAGIC "modpreload lookups 4"
+#define KNOWN_MAGIC "modpreload lookups 5"
 #define ALIAS_TEXT "modules.alias"
 #define KNOWN_MAX (8u << 20)
 
@@ -61,8 +63,10 @@ struct mp_known {
 	struct mp_index_id alias_was, alias_now; /* modules.alias: the file's, this run's */
 	struct mp_strmap *kinds;          /* module -> MP_ALIAS_*, from the file */
 	struct mp_strmap *kinds_learned;  /* this run's, written */
-	const char **nodev, **held, **wait; /* from the file, in text: no device for a CPU; */
-	int nnodev, nheld, nwait;           /* what its hand-over held; what it waited for */
+	/* from the file, in its text: no device for a CPU; what its hand-over
+	 * held; what it waited for; the names it left to systemd-modules-load */
+	const char **nodev, **held, **wait, **left;
+	int nnodev, nheld, nwait, nleft;
 	bool handover;                    /* it handed over: held says all */
 	bool alias_counted, alias_read;   /* as an index not walked; walked after all */
 };
@@ -89,6 +93,7 @@ void mp_known_free(struct mp_known *k)
 	free(k->nodev);
 	free(k->held);
 	free(k->wait);
+	free(k->left);
 	free(k);
 }
 
@@ -204,7 +209,8 @@ static int parse_kinds(struct mp_known *k, char *rest)
 }
 
 /* "NAME", into *list (in the file's text): a driver that found no device for
- * any CPU, a module its hand-over held or waited for; a name twice is once */
+ * any CPU, a module its hand-over held or waited for, a name it left to
+ * systemd-modules-load; a name twice is once */
 static int parse_listed(const char ***list, int *n, const char *name)
 {
 	const char **more;
@@ -267,6 +273,9 @@ static int parse(struct mp_ctx *ctx, struct mp_known *k, size_t len, const char 
 			if (parse_listed(line[0] == 'h' ? &k->held : &k->wait, line[0] == 'h' ? &k->nheld : &k->nwait,
 					 line + 5) < 0)
 				return -EBADMSG;
+		} else if (strncmp(line, "left ", 5) == 0) {
+			if (parse_listed(&k->left, &k->nleft, line + 5) < 0)
+				return -EBADMSG;
 		} else if (strcmp(line, "handover") == 0) {
 			k->handover = true;
 		} else if (strncmp(line, "kernel ", 7) == 0) {
@@ -318,6 +327,7 @@ void mp_known_read(struct mp_ctx *ctx)
 		mp_strmap_free(k->kinds);
 		k->kinds = NULL;
 		k->nnodev = 0;
+		k->nleft = 0;
 		k->handover = false;
 		return;
 	}
@@ -395,6 +405,18 @@ bool mp_known_nodev(const struct mp_ctx *ctx, const char *name)
 
 	for (i = 0; ctx->known && ctx->known->lookups && i < ctx->known->nnodev; i++)
 		if (strcmp(ctx->known->nodev[i], name) == 0)
+			return true;
+	return false;
+}
+
+/* NAME was asked for by name alone on the last boot, which looked up what
+ * this one would, and left to systemd-modules-load (leave.c) */
+bool mp_known_left(const struct mp_ctx *ctx, const char *name)
+{
+	int i;
+
+	for (i = 0; ctx->known && ctx->known->lookups && i < ctx->known->nleft; i++)
+		if (strcmp(ctx->known->left[i], name) == 0)
 			return true;
 	return false;
 }
@@ -570,6 +592,11 @@ static int fill(int fd, void *data)
 	for (i = 0; i < (size_t)ctx->plan.nmods && r == 0; i++)
 		if (ctx->plan.mods[i].nodev_listed && plain(ctx->plan.mods[i].name, true))
 			r = mp_write_full(fd, head, (size_t)snprintf(head, sizeof(head), "nodev %s\n",
+								     ctx->plan.mods[i].name));
+	/* the names it left to systemd-modules-load (leave.c) */
+	for (i = 0; i < (size_t)ctx->plan.nmods && r == 0; i++)
+		if (ctx->plan.mods[i].to_names && plain(ctx->plan.mods[i].name, true))
+			r = mp_write_full(fd, head, (size_t)snprintf(head, sizeof(head), "left %s\n",
 								     ctx->plan.mods[i].name));
 	/* what this run's hand-over held, and waited for (must_finish: handover.c) */
 	if (r == 0 && ctx->result.handover_at)

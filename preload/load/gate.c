@@ -18,6 +18,21 @@
  * with its holder, a SIGKILL included: a gate never outlives its run, and
  * the waiter is bounded anyway (a holder stuck in an init() cannot finish
  * dying).
+ *
+ * What the gate costs is what sysinit.target waits for behind it. Taken
+ * before the plan (the early hand-over, early.c), it stayed shut for the
+ * whole of the walk of sysfs, though the plan then left every name to
+ * systemd-modules-load (leave.c: only names ask for them), which opened
+ * it: on 6.1 under TCG that walk took 12-16 s in 2 of 10 boots (0.2-1 s
+ * otherwise), and sysinit.target came that much later. So early, it is
+ * taken only for a name the last boot's run did not leave to systemd-
+ * modules-load (the lookups file, known.c); a name a device asks for now
+ * and did not then takes it at the plan, which can be too late for
+ * systemd-modules-load: at most one refused duplicate of it before 6.5.
+ * And the gate's file goes as it opens: modpreload-names.service runs only
+ * where it is there (ConditionPathExists=), and a start of it cost 1-2 s
+ * of systemd 257's boot under TCG, before systemd-modules-load, for a gate
+ * that was open already.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -48,25 +63,27 @@ static int gate_open(const char *path)
 	return fd < 0 ? -errno : fd;
 }
 
-/* a module asked for by name that is not final yet */
-static bool names_left(const struct mp_ctx *ctx)
+/* a module asked for by name that is not final yet (early: and that the
+ * last boot's run did not leave to systemd-modules-load) */
+static bool names_left(const struct mp_ctx *ctx, bool early)
 {
 	const struct mp_plan *p = mp_ctx_plan_const(ctx);
 	int i;
 
 	for (i = 0; i < p->nmods; i++)
-		if (mp_module_named(&p->mods[i]) && !mp_state_done(p->mods[i].state))
+		if (mp_module_named(&p->mods[i]) && !mp_state_done(p->mods[i].state) &&
+		    !(early && mp_known_left(ctx, p->mods[i].name)))
 			return true;
 	return false;
 }
 
-int mp_gate_take(struct mp_ctx *ctx, const char *path)
+int mp_gate_take(struct mp_ctx *ctx, const char *path, bool early)
 {
 	struct mp_handover *ho = mp_ctx_handover(ctx);
 	int fd;
 
 	/* no name to wait for: no gate, and --wait-names finds none */
-	if (ho->gate_fd >= 0 || !names_left(ctx))
+	if (ho->gate_fd >= 0 || !names_left(ctx, early))
 		return 0;
 	fd = gate_open(path);
 	if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) < 0) {
@@ -82,6 +99,7 @@ int mp_gate_take(struct mp_ctx *ctx, const char *path)
 		return fd;
 	}
 	ho->gate_fd = fd;
+	ho->gate = path;
 	return 0;
 }
 
@@ -94,8 +112,12 @@ void mp_gate_check(struct mp_ctx *ctx, bool end)
 {
 	struct mp_handover *ho = mp_ctx_handover(ctx);
 
-	if (ho->gate_fd < 0 || (!end && names_left(ctx)))
+	if (ho->gate_fd < 0 || (!end && names_left(ctx, false)))
 		return;
+	/* gone before the lock: a waiter that opened it has it at the close,
+	 * and one that comes later finds none and does not start (ENOENT) */
+	if (unlink(ho->gate) < 0 && errno != ENOENT)
+		mp_log(ctx, MP_LOG_DEBUG, "%s: %s", ho->gate, strerror(errno));
 	close(ho->gate_fd);
 	ho->gate_fd = -1;
 	mp_log(ctx, MP_LOG_DEBUG, "the names are final: the names gate is open");

@@ -268,7 +268,8 @@ static int handover(void *data)
  * The last boot's holds, before the walk (early.c), and the caller goes
  * on: the names gate first, as the names may not be final before the
  * plan is (systemd-modules-load waits behind it; a name the devices'
- * requests leave to it opens it once the plan is made).
+ * requests leave to it opens it once the plan is made), unless the last
+ * boot's run left every name to systemd-modules-load (gate.c).
  */
 static void let_go_early(struct conductor *c)
 {
@@ -280,7 +281,7 @@ static void let_go_early(struct conductor *c)
 	if (mp_known_held(c->ctx, &names, &waits, &nwaits) < 0)
 		return; /* not known: after the plan, as it was */
 	if (c->a->names_gate)
-		(void)mp_gate_take(c->ctx, c->a->names_gate);
+		(void)mp_gate_take(c->ctx, c->a->names_gate, true);
 	keep_dirs(c);
 	/* the CPUs' rule before READY=1: the last boot's hand-over did not
 	 * wait for what it holds; not written, it is waited for after the plan */
@@ -422,7 +423,7 @@ static int run_here(const struct mp_run_args *a, int status_fd)
 	res->planned_req = mp_now_ns() - mp_ctx_env(ctx)->t0;
 	/* before the hand-over: systemd-modules-load waits behind it */
 	if (r == 0 && a->names_gate && hurried(&c))
-		(void)mp_gate_take(ctx, a->names_gate);
+		(void)mp_gate_take(ctx, a->names_gate, false);
 	/* taken early, for names that the devices' requests left to it */
 	mp_gate_check(ctx, false);
 	if (r == 0)

@@ -40,7 +40,7 @@ cases="$cases kstats_labels output report_tmp report_link report_rofs bombs_wait
 cases="$cases fifo_worse:sched pool:sched profile profile_image lookups lookups_bad lookups_holds"
 cases="$cases small profile_where nodev_whole log_escaped dash_name cmdline_quotes list_config root_fs"
 cases="$cases handover:sched handover_named handover_joined:sched handover_fail handover_moved handover_moved_fail handover_unwritable handover_queued:sched handover_binonly:sched handover_queue:sched handover_queue_loaded:sched handover_after_udev:sched handover_pause_quiet:sched handover_legacy_alias handover_bound:sched handover_urgent:sched handover_gate:sched"
-cases="$cases handover_stale handover_stale_alive release_stale handover_killed handover_held_elsewhere handover_late:sched handover_early:sched"
+cases="$cases handover_stale handover_stale_alive release_stale handover_killed handover_held_elsewhere handover_late:sched handover_early:sched handover_early_gate:sched"
 cases="$cases handover_udev:sched handover_udev_stale handover_udev_cpu:sched"
 cases="$cases analyze analyze_svg analyze_handover analyze_bad analyze_left"
 
