@@ -60,7 +60,7 @@ STATIC_LIBS := -Wl,--wrap=fnmatch -lkmod -lzstd -llzma -lz -lpthread
 CORE := base/util base/limits base/strmap base/json base/sys base/initstate base/holder base/match \
 	parse/cmdline parse/confparse parse/aliases parse/uevent parse/index parse/kstats parse/profile \
 	model/graph \
-	context/log context/env context/moddir context/known context/stale context/kept context/ctx \
+	context/log context/env context/moddir context/known context/kinds context/stale context/kept context/ctx \
 	plan/request plan/coldplug plan/modopts plan/plan plan/lookup plan/leave plan/rootfs plan/profile_io \
 	load/sched load/waits load/pool load/load load/decompress load/outcome load/holdable load/handover load/early load/replay load/udevhold load/gate \
 	report/dupcost report/nodev report/report report/summary \

@@ -8,27 +8,23 @@
  * give the same answer on every boot of the same tree: the bounds check of
  * depmod's indexes (a walk of 2.7 MB) and libkmod's wildcard lookups of
  * every device's modalias in modules.alias.bin. The file keeps
- *   - each index's identity (device, inode, size, mtime and ctime, all to
- *     the nanosecond) as it was when the last run's check of it passed: an
- *     index with the same identity is not walked again (depmod writes a
- *     new file and renames it, which changes all of them);
- *   - a digest of what else a lookup reads (modprobe.d's aliases and
- *     install and remove commands, the kernel, the directory), and what
- *     each key's lookup found, before any blacklist: with the same indexes
- *     and the same digest, libkmod would find the same;
- *   - the identity of modules.alias (the text) and, for each module the
- *     hand-over looked at, which kinds of alias lead to it there (a
- *     device's, the kernel's): with the same file, the hand-over need not
- *     read its 1.3 MB again to know what it may hold;
- *   - the drivers that found no device for any CPU (nodev.c's blacklist):
- *     with the same lookups, the next boot's hand-over holds them and
- *     tries them only once udev's queue is empty (handover.c), not in the
- *     seconds when the boot's own units start;
- *   - whether the run handed over, what it held from udev then and what it
- *     waited for: with the same lookups and those live, the next boot's run
- *     holds the same before it walks sysfs, and lets the boot go on (early.c);
- *   - the names it left to systemd-modules-load (leave.c): the next boot's
- *     run takes the names gate before the walk only for another (gate.c).
+ *   - each index's identity (device, inode, size, mtime and ctime, to the
+ *     ns) when the last run's check of it passed: the same, not walked
+ *     again (depmod writes a new file and renames it, changing them all);
+ *   - a digest of what else a lookup reads (modprobe.d's aliases, install
+ *     and remove commands, the kernel, the directory), and what each key's
+ *     lookup found before any blacklist: with the same indexes and digest,
+ *     libkmod would find the same;
+ *   - modules.alias's identity and, for each module the hand-over looked
+ *     at, which kinds of alias lead to it there (kinds.c);
+ *   - the drivers that found no device for any CPU (nodev.c): with the same
+ *     lookups the next boot holds them and tries them only once udev's
+ *     queue is empty (handover.c), not while the boot's units start;
+ *   - whether the run handed over, what it held from udev and what it
+ *     waited for: with the same lookups and those live, the next boot's
+ *     run holds the same before it walks sysfs, and lets the boot go on
+ *     (early.c); the names it left to systemd-modules-load (leave.c): it
+ *     takes the names gate before the walk only for another (gate.c).
  * Anything else (another kernel, a changed index or alias, a line that is
  * not ours) and the file is not used: the run checks and looks up as if
  * there were none. It is root's, as the indexes are, and says only which
@@ -41,37 +37,16 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "ctx.h"
+#include "known.h"
 
 #define KNOWN_MAGIC "modpreload lookups 5"
 #define ALIAS_TEXT "modules.alias"
 #define KNOWN_MAX (8u << 20)
 
-struct mp_known {
-	char *text;              /* the file, its lines cut in place */
-	struct mp_strmap *keys;  /* key -> offset in text of its names */
-	struct mp_index_id was[MP_NINDEXES];
-	bool tree;               /* the file is for this kernel's directory */
-	bool lookups;            /* and for this configuration */
-	char digest[17];         /* this run's, once libkmod has read modprobe.d */
-	char *out;               /* "= key names...\n" of this run's lookups */
-	size_t len, cap;
-	struct mp_strmap *learned;
-	struct mp_strmap *options;   /* modprobe.d's options lines: their keys */
-	struct mp_strmap *blacklist; /* modprobe.d's blacklist */
-	bool broken;             /* out of memory while learning: write nothing */
-	struct mp_index_id alias_was, alias_now; /* modules.alias: the file's, this run's */
-	struct mp_strmap *kinds;          /* module -> MP_ALIAS_*, from the file */
-	struct mp_strmap *kinds_learned;  /* this run's, written */
-	/* from the file, in its text: no device for a CPU; what its hand-over
-	 * held; what it waited for; the names it left to systemd-modules-load */
-	const char **nodev, **held, **wait, **left;
-	int nnodev, nheld, nwait, nleft;
-	bool handover;                    /* it handed over: held says all */
-	bool alias_counted, alias_read;   /* as an index not walked; walked after all */
-};
+/* the lines of the lists (known.h) */
+static const char *const list_key[NLISTS] = { "nodev ", "held ", "wait ", "left " };
 
-static struct mp_known *known(struct mp_ctx *ctx)
+struct mp_known *mp_known_of(struct mp_ctx *ctx)
 {
 	if (ctx->known == NULL)
 		ctx->known = calloc(1, sizeof(*ctx->known));
@@ -90,10 +65,8 @@ void mp_known_free(struct mp_known *k)
 	mp_strmap_free(k->blacklist);
 	mp_strmap_free(k->kinds);
 	mp_strmap_free(k->kinds_learned);
-	free(k->nodev);
-	free(k->held);
-	free(k->wait);
-	free(k->left);
+	for (int i = 0; i < NLISTS; i++)
+		free(k->list[i].names);
 	free(k);
 }
 
@@ -105,7 +78,7 @@ void mp_index_id_of(const struct stat *st, struct mp_index_id *id)
 	};
 }
 
-static bool same_id(const struct mp_index_id *a, const struct mp_index_id *b)
+bool mp_known_same_id(const struct mp_index_id *a, const struct mp_index_id *b)
 {
 	if (!a->present || !b->present)
 		return a->present == b->present;
@@ -117,11 +90,13 @@ static bool same_id(const struct mp_index_id *a, const struct mp_index_id *b)
 /* The index at i is as it was when the last run's check of it passed. */
 bool mp_known_index_same(struct mp_ctx *ctx, size_t i, const struct mp_index_id *now)
 {
-	return ctx->known && ctx->known->tree && ctx->known->was[i].checked && same_id(&ctx->known->was[i], now);
+	const struct mp_known *k = ctx->known;
+
+	return k && k->tree && k->was[i].checked && mp_known_same_id(&k->was[i], now);
 }
 
 /* A module name as depmod writes it, or a key as mp_normalize_name makes it. */
-static bool plain(const char *s, bool name)
+bool mp_known_plain(const char *s, bool name)
 {
 	if (*s == '\0')
 		return false;
@@ -192,7 +167,7 @@ static int parse_kinds(struct mp_known *k, char *rest)
 
 	if (w)
 		*w++ = '\0';
-	if (!plain(rest, true))
+	if (!mp_known_plain(rest, true))
 		return -EBADMSG;
 	for (; w && *w; w = *e ? e + 1 : e) {
 		e = strchrnul(w, ' ');
@@ -208,22 +183,29 @@ static int parse_kinds(struct mp_known *k, char *rest)
 	return mp_strmap_put(k->kinds, rest, kinds);
 }
 
-/* "NAME", into *list (in the file's text): a driver that found no device for
- * any CPU, a module its hand-over held or waited for, a name it left to
- * systemd-modules-load; a name twice is once */
-static int parse_listed(const char ***list, int *n, const char *name)
+/* "NAME", into a list (in the file's text); a name twice is once */
+static int parse_listed(struct listed *l, const char *name)
 {
 	const char **more;
 	int i;
 
-	for (i = 0; i < *n; i++)
-		if (strcmp((*list)[i], name) == 0)
+	for (i = 0; i < l->n; i++)
+		if (strcmp(l->names[i], name) == 0)
 			return 0;
-	if (!plain(name, true) || (more = realloc(*list, ((size_t)*n + 1) * sizeof(**list))) == NULL)
+	if (!mp_known_plain(name, true) || (more = realloc(l->names, ((size_t)l->n + 1) * sizeof(*more))) == NULL)
 		return -EBADMSG;
-	*list = more;
-	(*list)[(*n)++] = name;
+	l->names = more;
+	l->names[l->n++] = name;
 	return 0;
+}
+
+/* "KEY NAME": one of the lists; 1 not such a line */
+static int parse_list_line(struct mp_known *k, const char *line)
+{
+	for (int i = 0; i < NLISTS; i++)
+		if (strncmp(line, list_key[i], strlen(list_key[i])) == 0)
+			return parse_listed(&k->list[i], line + strlen(list_key[i]));
+	return 1;
 }
 
 /* Cuts the file's lines in place; the names of "= key names" stay in text. */
@@ -232,6 +214,7 @@ static int parse(struct mp_ctx *ctx, struct mp_known *k, size_t len, const char 
 	char *line = k->text, *end = k->text + len, *nl, *sp;
 	bool kernel = false, dir = false;
 	unsigned n = 0;
+	int r;
 
 	k->keys = mp_strmap_new();
 	if (k->keys == NULL)
@@ -249,13 +232,13 @@ static int parse(struct mp_ctx *ctx, struct mp_known *k, size_t len, const char 
 			sp = strchr(line + 2, ' ');
 			if (sp)
 				*sp = '\0';
-			if (!plain(line + 2, false) || mp_strmap_put(k->keys, line + 2, (int)(sp ? sp + 1 - k->text :
-									     nl - k->text)) < 0)
+			if (!mp_known_plain(line + 2, false) ||
+			    mp_strmap_put(k->keys, line + 2, (int)(sp ? sp + 1 - k->text : nl - k->text)) < 0)
 				return -EBADMSG;
 			for (char *w = sp ? sp + 1 : nl, *e; w < nl; w = e + 1) {
 				e = strchrnul(w, ' ');
 				*e = '\0';
-				if (!plain(w, true))
+				if (!mp_known_plain(w, true))
 					return -EBADMSG;
 				if (e < nl)
 					*e = ' ';
@@ -266,15 +249,8 @@ static int parse(struct mp_ctx *ctx, struct mp_known *k, size_t len, const char 
 		} else if (strncmp(line, "kinds ", 6) == 0) {
 			if (parse_kinds(k, line + 6) < 0)
 				return -EBADMSG;
-		} else if (strncmp(line, "nodev ", 6) == 0) {
-			if (parse_listed(&k->nodev, &k->nnodev, line + 6) < 0)
-				return -EBADMSG;
-		} else if (strncmp(line, "held ", 5) == 0 || strncmp(line, "wait ", 5) == 0) {
-			if (parse_listed(line[0] == 'h' ? &k->held : &k->wait, line[0] == 'h' ? &k->nheld : &k->nwait,
-					 line + 5) < 0)
-				return -EBADMSG;
-		} else if (strncmp(line, "left ", 5) == 0) {
-			if (parse_listed(&k->left, &k->nleft, line + 5) < 0)
+		} else if ((r = parse_list_line(k, line)) <= 0) {
+			if (r < 0)
 				return -EBADMSG;
 		} else if (strcmp(line, "handover") == 0) {
 			k->handover = true;
@@ -302,7 +278,7 @@ void mp_known_read(struct mp_ctx *ctx)
 	size_t len;
 	int r;
 
-	if (path == NULL || path[0] == '\0' || (k = known(ctx)) == NULL)
+	if (path == NULL || path[0] == '\0' || (k = mp_known_of(ctx)) == NULL)
 		return;
 	r = mp_read_file_alloc(path, KNOWN_MAX, &k->text, &len);
 	if (r == -ENOENT) {
@@ -325,10 +301,7 @@ void mp_known_read(struct mp_ctx *ctx)
 		mp_strmap_free(k->keys);
 		k->keys = NULL;
 		mp_strmap_free(k->kinds);
-		k->kinds = NULL;
-		k->nnodev = 0;
-		k->nleft = 0;
-		k->handover = false;
+		k->kinds = NULL; /* the lists: used only with the lookups */
 		return;
 	}
 	if (!k->tree)
@@ -364,7 +337,7 @@ static uint64_t digest_of(struct kmod_config_iter *it, uint64_t h, const char *k
  */
 int mp_known_config(struct mp_ctx *ctx)
 {
-	struct mp_known *k = known(ctx);
+	struct mp_known *k = mp_known_of(ctx);
 	uint64_t h = 0xcbf29ce484222325ull;
 	char digest[17];
 	size_t i;
@@ -397,29 +370,19 @@ int mp_known_config(struct mp_ctx *ctx)
 	return 0;
 }
 
-/* name found no device for any CPU on the last boot, which looked up
- * what this one would (the same indexes and modprobe.d's aliases) */
-bool mp_known_nodev(const struct mp_ctx *ctx, const char *name)
+/* NAME is in a list of the last boot's, which looked up what this one would
+ * (the same indexes and modprobe.d's aliases): it found no device for any
+ * CPU; it was asked for by name alone and left to systemd-modules-load */
+static bool listed(const struct mp_ctx *ctx, int which, const char *name)
 {
-	int i;
-
-	for (i = 0; ctx->known && ctx->known->lookups && i < ctx->known->nnodev; i++)
-		if (strcmp(ctx->known->nodev[i], name) == 0)
+	for (int i = 0; ctx->known && ctx->known->lookups && i < ctx->known->list[which].n; i++)
+		if (strcmp(ctx->known->list[which].names[i], name) == 0)
 			return true;
 	return false;
 }
 
-/* NAME was asked for by name alone on the last boot, which looked up what
- * this one would, and left to systemd-modules-load (leave.c) */
-bool mp_known_left(const struct mp_ctx *ctx, const char *name)
-{
-	int i;
-
-	for (i = 0; ctx->known && ctx->known->lookups && i < ctx->known->nleft; i++)
-		if (strcmp(ctx->known->left[i], name) == 0)
-			return true;
-	return false;
-}
+bool mp_known_nodev(const struct mp_ctx *ctx, const char *name) { return listed(ctx, NODEV, name); }
+bool mp_known_left(const struct mp_ctx *ctx, const char *name) { return listed(ctx, LEFT, name); }
 
 /* what the last boot's hand-over held (*names) and waited for (*waits), that
  * boot having looked up what this one would: how many held, -1 unknown */
@@ -429,10 +392,10 @@ int mp_known_held(const struct mp_ctx *ctx, const char *const **names, const cha
 
 	if (k == NULL || !k->lookups || !k->handover)
 		return -1;
-	*names = k->held;
-	*waits = k->wait;
-	*nwaits = k->nwait;
-	return k->nheld;
+	*names = k->list[HELD].names;
+	*waits = k->list[WAIT].names;
+	*nwaits = k->list[WAIT].n;
+	return k->list[HELD].n;
 }
 
 /* modprobe.d's "blacklist NAME" (libkmod's KMOD_FILTER_BLACKLIST) */
@@ -460,9 +423,8 @@ const char *mp_known_lookup(const struct mp_ctx *ctx, const char *key)
 	return k->text + off;
 }
 
-/* Room for need more bytes of lines to write, and key not written yet
- * (added to *learned); false with nothing to do, or out of memory. */
-static bool reserve(struct mp_known *k, struct mp_strmap **learned, const char *key, size_t need)
+/* known.h */
+bool mp_known_reserve(struct mp_known *k, struct mp_strmap **learned, const char *key, size_t need)
 {
 	int unused;
 
@@ -489,77 +451,20 @@ broken:
 /* What this run's lookup of key found, for the next boot. */
 void mp_known_learn(struct mp_ctx *ctx, const char *key, const char *const *names, int n)
 {
-	struct mp_known *k = known(ctx);
+	struct mp_known *k = mp_known_of(ctx);
 	size_t need = strlen(key) + 4;
 	int i;
 
-	if (k == NULL || k->broken || ctx->opts.lookups_out == NULL || !plain(key, false))
+	if (k == NULL || k->broken || ctx->opts.lookups_out == NULL || !mp_known_plain(key, false))
 		return;
 	for (i = 0; i < n; i++)
 		need += strlen(names[i]) + 1;
-	if (!reserve(k, &k->learned, key, need))
+	if (!mp_known_reserve(k, &k->learned, key, need))
 		return;
 	k->len += (size_t)sprintf(k->out + k->len, "= %s", key);
 	for (i = 0; i < n; i++)
 		k->len += (size_t)sprintf(k->out + k->len, " %s", names[i]);
 	k->out[k->len++] = '\n';
-}
-
-/*
- * The kinds of alias (MP_ALIAS_*) that lead to name in modules.alias, as
- * the last boot read them from a file with the identity st has; -1: read it.
- */
-int mp_known_alias_kinds(const struct mp_ctx *ctx, const struct stat *st, const char *name)
-{
-	int kinds;
-
-	if (!mp_known_alias_same(ctx, st) || mp_strmap_get(ctx->known->kinds, name, &kinds) < 0)
-		return -1;
-	return kinds;
-}
-
-/* modules.alias (identity st) is the one the last boot's kinds are of */
-bool mp_known_alias_same(const struct mp_ctx *ctx, const struct stat *st)
-{
-	const struct mp_known *k = ctx->known;
-	struct mp_index_id now;
-
-	if (k == NULL || !k->tree || k->kinds == NULL)
-		return false;
-	mp_index_id_of(st, &now);
-	return same_id(&k->alias_was, &now);
-}
-
-/* What this run knows of name's aliases in modules.alias (identity st),
- * for the next boot. */
-void mp_known_learn_kinds(struct mp_ctx *ctx, const struct stat *st, const char *name, int kinds)
-{
-	struct mp_known *k = known(ctx);
-
-	if (k == NULL || k->broken || ctx->opts.lookups_out == NULL || !plain(name, true) ||
-	    !reserve(k, &k->kinds_learned, name, strlen(name) + 24))
-		return;
-	mp_index_id_of(st, &k->alias_now);
-	k->len += (size_t)sprintf(k->out + k->len, "kinds %s%s%s\n", name, kinds & MP_ALIAS_DEVICE ? " device" : "",
-				  kinds & MP_ALIAS_KERNEL ? " kernel" : "");
-}
-
-/* modules.alias counted as an index not walked (walked: false, once), or
- * not after all, as it was walked for a module the file did not have */
-void mp_known_alias_used(struct mp_ctx *ctx, bool walked)
-{
-	struct mp_known *k = ctx->known;
-
-	if (k == NULL || k->alias_read)
-		return;
-	if (walked) {
-		k->alias_read = true;
-		if (k->alias_counted)
-			ctx->result.indexes_known--;
-	} else if (!k->alias_counted) {
-		k->alias_counted = true;
-		ctx->result.indexes_known++;
-	}
 }
 
 /* "index NAME DEV INO SIZE MTIME.NS CTIME.NS", or "index NAME -" */
@@ -572,13 +477,23 @@ static int id_line(char *buf, size_t size, const char *name, const struct mp_ind
 			id->ctime.tv_nsec);
 }
 
+/* M is in this run's list W: the no-device blacklist; what the hand-over
+ * held, and waited for (must_finish); a name left to systemd-modules-load */
+static bool in_list(const struct mp_ctx *ctx, const struct mp_module *m, int w)
+{
+	bool ho = ctx->result.handover_at != 0;
+
+	return w == NODEV ? m->nodev_listed : w == LEFT ? m->to_names : w == HELD ? ho && m->ho.held :
+	       ho && !m->ho.held && m->urgent == 2 && !mp_module_named(m);
+}
+
 static int fill(int fd, void *data)
 {
 	struct mp_ctx *ctx = data;
 	const struct mp_known *k = ctx->known;
 	char head[PATH_MAX * 2 + 256];
 	size_t i;
-	int n, r;
+	int n, r, w;
 
 	n = snprintf(head, sizeof(head), KNOWN_MAGIC "\nkernel %s\ndir %s\nconfig %s\n", ctx->env.kver,
 		     ctx->env.moddir, k->digest);
@@ -588,26 +503,13 @@ static int fill(int fd, void *data)
 			r = mp_write_full(fd, head, (size_t)id_line(head, sizeof(head), mp_indexes[i], &ctx->now[i]));
 	if (r == 0 && k->alias_now.present)
 		r = mp_write_full(fd, head, (size_t)id_line(head, sizeof(head), ALIAS_TEXT, &k->alias_now));
-	/* what this run's no-device blacklist has (nodev.c) */
-	for (i = 0; i < (size_t)ctx->plan.nmods && r == 0; i++)
-		if (ctx->plan.mods[i].nodev_listed && plain(ctx->plan.mods[i].name, true))
-			r = mp_write_full(fd, head, (size_t)snprintf(head, sizeof(head), "nodev %s\n",
-								     ctx->plan.mods[i].name));
-	/* the names it left to systemd-modules-load (leave.c) */
-	for (i = 0; i < (size_t)ctx->plan.nmods && r == 0; i++)
-		if (ctx->plan.mods[i].to_names && plain(ctx->plan.mods[i].name, true))
-			r = mp_write_full(fd, head, (size_t)snprintf(head, sizeof(head), "left %s\n",
-								     ctx->plan.mods[i].name));
-	/* what this run's hand-over held, and waited for (must_finish: handover.c) */
 	if (r == 0 && ctx->result.handover_at)
 		r = mp_write_full(fd, "handover\n", 9);
-	for (i = 0; i < (size_t)ctx->plan.nmods && r == 0 && ctx->result.handover_at; i++) {
-		const struct mp_module *m = &ctx->plan.mods[i];
-
-		if ((m->ho.held || (m->urgent == 2 && !mp_module_named(m))) && plain(m->name, true))
-			r = mp_write_full(fd, head, (size_t)snprintf(head, sizeof(head), "%s %s\n",
-								     m->ho.held ? "held" : "wait", m->name));
-	}
+	for (w = 0; w < NLISTS; w++)
+		for (i = 0; i < (size_t)ctx->plan.nmods && r == 0; i++)
+			if (in_list(ctx, &ctx->plan.mods[i], w) && mp_known_plain(ctx->plan.mods[i].name, true))
+				r = mp_write_full(fd, head, (size_t)snprintf(head, sizeof(head), "%s%s\n", list_key[w],
+									     ctx->plan.mods[i].name));
 	return r == 0 && k->len ? mp_write_full(fd, k->out, k->len) : r;
 }
 

@@ -90,7 +90,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 			check_names(names);
 	}
 	/* every line of the file (its starts, from the data: parse() cut
-	 * words apart in place): each key's names, each no-device name */
+	 * words apart in place): each key's names, each no-device name, each name left */
 	for (size_t off = 0; off < size; off++) {
 		const char *line = k->text + off;
 
@@ -107,13 +107,18 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 				abort();
 			check_names(line + 6);
 		}
+		if (strncmp(line, "left ", 5) == 0) {
+			if (k->lookups && !mp_known_left(&ctx, line + 5))
+				abort();
+			check_names(line + 5);
+		}
 		if (strncmp(line, "kinds ", 6) == 0 && k->kinds &&
 		    mp_strmap_get(k->kinds, line + 6, &kinds) == 0 && (kinds & ~(MP_ALIAS_DEVICE | MP_ALIAS_KERNEL)))
 			abort();
 	}
 	/* what the last hand-over held and waited for: names, each once */
 	if (k->lookups && mp_known_held(&ctx, &held, &waits, &nwaits) >= 0) {
-		for (int i = 0; i < k->nheld; i++)
+		for (int i = 0; i < k->list[HELD].n; i++)
 			for (int j = 0; j < i + 1; j++)
 				if (j == i ? (check_names(held[i]), 0) : strcmp(held[i], held[j]) == 0)
 					abort();
