@@ -231,8 +231,8 @@ handover() { # REPORT: "AT_MS HELD,HELD JOINED,JOINED LATE,LATE EARLY,EARLY"
 		h && /"(held|joined|late|early)": \[/ { l = $1; gsub(/[":]/, "", l); next } l != "" && /\]/ { l = "" }
 		l != "" { n = $1; gsub(/[",]/, "", n); v[l] = v[l] (v[l] == "" ? "" : ",") n }
 		/^  \}/ { h = 0 }
-		function or(x) { return x == "" ? "-" : x }
-		END { if (a != "") print a, or(v["held"]), or(v["joined"]), or(v["late"]), or(v["early"]) }' "$1" 2>/dev/null
+		function dash(x) { return x == "" ? "-" : x }
+		END { if (a != "") print a, dash(v["held"]), dash(v["joined"]), dash(v["late"]), dash(v["early"]) }' "$1" 2>/dev/null
 }
 kv handover_initrd "$(handover "$initrd_report")"
 kv handover_booted "$(handover /run/modpreload/booted.json)"
@@ -266,22 +266,14 @@ kv nodev_blacklist "$(sed -n 's/^blacklist //p' /run/modprobe.d/modpreload-nodev
 # loaded before the run came to it, unheld, is udev's one load, not a
 # second (one boot's sysfs walk took 15.9 s under TCG, and udev's worker
 # loaded button meanwhile, which the booted run left to it)
-handled() { # REPORT
-	awk '/^  "handover": \{/ { h = 1 } /^  \}/ { h = 0 }
-		h && /"(held|joined|late|early)": \[\]/ { next }
-		h && /"(held|joined|late|early)": \[/ { l = $1; gsub(/[":]/, "", l); next }
-		l != "" && /\]/ { l = ""; next }
-		l != "" { if (l == "held" || l == "early") { n = $1; gsub(/[",]/, "", n); held[n] = 1 }; next }
-		/^      "name": "/ { n = $2; gsub(/[",]/, "", n) }
-		/^      "state": "/ && n != "" {
+handled() { # REPORT: its modules, one a line; the held lists from handover()
+	held=$(handover "$1" | awk '{ print $2 "," $5 }')
+	awk -v held="$held" 'BEGIN { n = split(held, l, ","); for (i = 1; i <= n; i++) h[l[i]] = 1 }
+		/^      "name": "/ { m = $2; gsub(/[",]/, "", m) }
+		/^      "state": "/ && m != "" {
 			s = $2; gsub(/[",]/, "", s)
-			if (s == "loaded" || s == "failed") h2[n] = 1
-			else if (s == "live") live[n] = 1
-			n = ""
-		}
-		END {
-			for (m in live) if (m in held) h2[m] = 1
-			for (m in h2) printf "%s\n", m
+			if (s == "loaded" || s == "failed" || (s == "live" && (m in h))) print m
+			m = ""
 		}' "$1" 2>/dev/null
 }
 kv handled "$({ handled "$initrd_report"; handled /run/modpreload/booted.json; } | sort -u | paste -sd, -)"
