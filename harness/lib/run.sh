@@ -40,8 +40,9 @@
 #
 # Exit: 0 when the guest printed "MPT: done" (or TEXT with --until), 1 when
 # it did not (a panic, a crash), 124 on timeout, 2 on bad usage.  A boot
-# that timed out or panicked before the initramfs spoke (the host starving
-# TCG, or TCG tripping the early kernel: nothing of ours ran) is made once
+# that timed out, panicked or lost QEMU to a signal before the initramfs
+# spoke (the host starving TCG, TCG tripping the early kernel, QEMU
+# crashing: nothing of ours ran) is made once
 # more, and "MPT: vm_boots=2" says so.  A summary
 # line with the wall time goes to stderr; stdout gets "MPT: host_wall_s=N",
 # "MPT: vm_scale=F" (the deadline factor used) and, when the boot failed,
@@ -165,10 +166,12 @@ phase() { phase_of "$1" | cut -f2-; }
 before_initramfs() { [ "$(phase_of "$1" | cut -f1)" -le 1 ]; }
 
 # A boot whose kernel never reached the initramfs before the deadline, or
-# panicked before it, is made once more (its log kept as LOG.first): that
-# is the host starving the emulator, or TCG tripping the kernel's own early
-# code (an int3 Oops while it patched itself at 16 vCPUs, seen once on
-# trixie's 6.12), not a verdict on anything the case tests.
+# panicked before it, or whose QEMU died of a signal before it, is made once
+# more (its log kept as LOG.first): that is the host starving the emulator,
+# TCG tripping the kernel's own early code (an int3 Oops while it patched
+# itself at 16 vCPUs, seen once on trixie's 6.12), or QEMU itself crashing
+# (a SIGSEGV, exit 139, at "Booting from ROM", seen once in CI), not a
+# verdict on anything the case tests: nothing of ours has run yet.
 attempt=1
 while :; do
 	t0=$(date +%s.%N)
@@ -190,8 +193,8 @@ while :; do
 	t1=$(date +%s.%N)
 	wall=$(echo "$t0 $t1" | awk '{ printf "%.1f", $2 - $1 }')
 	if [ "$attempt" = 1 ] && [ "$matched" = 0 ] && before_initramfs "$logf" &&
-		{ [ "$rc" = 124 ] || [ "$rc" = 137 ] || grep -q 'Kernel panic - not syncing' "$logf"; }; then
-		log "the kernel did not reach the initramfs in ${wall} s ($(phase "$logf")); booting once more"
+		{ [ "$rc" = 124 ] || [ "$rc" -gt 128 ] || grep -q 'Kernel panic - not syncing' "$logf"; }; then
+		log "the kernel did not reach the initramfs in ${wall} s (QEMU exit $rc; $(phase "$logf")); booting once more"
 		mv "$logf" "$logf.first"
 		attempt=2
 		continue

@@ -103,3 +103,4 @@ else
 	echo "FAIL: static/fnmatch: got '$got', want 'a b c foo:ad'"
 fi
 "$top/tests/unit/cache.sh"
+"$top/tests/unit/vmrun.sh"
