@@ -136,6 +136,7 @@ struct conductor {
 	const struct mp_run_args *a;
 	int status_fd;
 	uint64_t waited; /* ns the plan waited for udevd: not planning time */
+	bool no_udevd;	 /* nor did its coldplug begin by the bound */
 };
 
 /* Whether this run hands over: asked, someone to tell, not off. */
@@ -298,33 +299,32 @@ static void let_go_early(struct conductor *c)
 }
 
 /*
- * After the hand-over before the plan, the plan waits for udevd: its loads
- * wait for udev's coldplug to begin anyway (waits.c), and made at once its
- * CPU time ran beside systemd's first units, which udevd waits behind
- * (systemd-remount-fs, sysusers, tmpfiles-setup-dev): under one host
- * thread those came 1.5 s later (median of 10 bookworm pairs at 16 vCPUs),
- * while what udev's workers do after udevd starts, a storm included, did
- * not move multi-user.target. udevd is there once its queue or control
- * socket is (beside the hold directory); at most the run's bound. Not with
+ * After the hand-over before the plan, the plan waits for udev's coldplug
+ * to begin (its queue file, as the loads would: waits.c), at most the
+ * run's bound. Made at once, its CPU time ran beside systemd's first
+ * units, which udevd waits behind (systemd-remount-fs, sysusers,
+ * tmpfiles-setup-dev): under one host thread udevd came 0.9-1.5 s later
+ * (medians of 10 bookworm pairs at 16 vCPUs), while the plan's loads wait
+ * for the coldplug anyway and what is held is held already. Not udevd's
+ * control socket: socket activation makes it at sockets.target, before
+ * those units. The queue seen is udev seen: the loads do not wait for it
+ * again, and with no queue by the bound they do not wait at all. Not with
  * the names gate shut: systemd-modules-load would wait for udevd too.
  */
 static void plan_after_udevd(struct conductor *c)
 {
-	char queue[PATH_MAX], control[PATH_MAX];
+	char queue[PATH_MAX];
 	uint64_t t = mp_now_ns(), end = mp_now_ms() + mp_ctx_env(c->ctx)->timeout_ms;
-	size_t n;
+	struct mp_handover *ho = mp_ctx_handover(c->ctx);
 
-	if (!mp_ctx_handover(c->ctx)->let_go || mp_gate_held(c->ctx) ||
-	    mp_handover_udev_queue(hold_dir(c->a), queue, sizeof(queue)) < 0)
+	if (!ho->let_go || mp_gate_held(c->ctx) || mp_handover_udev_queue(hold_dir(c->a), queue, sizeof(queue)) < 0)
 		return;
-	n = strlen(queue) - strlen("queue");
-	memcpy(control, queue, n);
-	strcpy(control + n, "control");
-	while (access(queue, F_OK) < 0 && access(control, F_OK) < 0 && mp_now_ms() < end)
+	while (!(ho->udev_seen = access(queue, F_OK) == 0) && mp_now_ms() < end)
 		mp_sleep_ms(100);
 	c->waited = mp_now_ns() - t;
-	mp_log(c->ctx, MP_LOG_INFO, "planning %.1f s after the hand-over, udevd %s", (double)c->waited / 1e9,
-	       mp_now_ms() < end ? "there" : "still not there");
+	c->no_udevd = !ho->udev_seen;
+	mp_log(c->ctx, c->no_udevd ? MP_LOG_NOTICE : MP_LOG_INFO, "planning %.1f s after the hand-over, %s",
+	       (double)c->waited / 1e9, c->no_udevd ? "no udev coldplug by then" : "udev's coldplug begun");
 }
 
 /* into the new root before results free more loads, which open their
@@ -370,7 +370,7 @@ static int schedule(struct conductor *c)
 		feed.before_results = before_results;
 		feed.after_results = after_results;
 	}
-	if (hurried(c) && mp_handover_udev_queue(hold_dir(a), queue, sizeof(queue)) == 0)
+	if (hurried(c) && !c->no_udevd && mp_handover_udev_queue(hold_dir(a), queue, sizeof(queue)) == 0)
 		feed.after = queue;
 	mp_ctx_result(ctx)->planned = mp_now_ns() - mp_ctx_env(ctx)->t0 - c->waited;
 	if (r < 0 || a->opts.dry_run)
