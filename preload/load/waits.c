@@ -43,8 +43,7 @@ void mp_sched_resume(struct sched *s, uint64_t now, uint64_t *wait_ns)
 
 	if (!s->paused)
 		return;
-	/* seen before the plan (run.c): it may be gone again already */
-	began = mp_ctx_handover(s->ctx)->udev_seen || access(s->feed.after, F_OK) == 0;
+	began = access(s->feed.after, F_OK) == 0;
 	if (!began && now - s->handed_over_at < bound) {
 		if (*wait_ns > look)
 			*wait_ns = look;

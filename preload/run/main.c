@@ -124,8 +124,8 @@ static const struct cli_option options[] = {
 	  "rootfstype=, or root='s superblock once there" },
 	{ "names-gate", OPT_NAMES_GATE, -1, NO_HEADING, "FILE",
 	  "with --handover-soon: keep FILE locked until\n"
-	  "the names asked for are loaded, failed or left\n"
-	  "to systemd-modules-load; hand over before that" },
+	  "the names asked for are live, and hand over\n"
+	  "before that" },
 	{ "wait-names", OPT_WAIT_NAMES, -1, NO_HEADING, "FILE",
 	  "only wait until that lock is let go, at most\n"
 	  "--timeout (systemd-modules-load's ExecStartPre=)" },

@@ -135,8 +135,6 @@ struct conductor {
 	struct mp_ctx *ctx;
 	const struct mp_run_args *a;
 	int status_fd;
-	uint64_t waited; /* ns the plan waited for udevd: not planning time */
-	bool no_udevd;	 /* nor did its coldplug begin by the bound */
 };
 
 /* Whether this run hands over: asked, someone to tell, not off. */
@@ -298,35 +296,6 @@ static void let_go_early(struct conductor *c)
 	}
 }
 
-/*
- * After the hand-over before the plan, the plan waits for udev's coldplug
- * to begin (its queue file, as the loads would: waits.c), at most the
- * run's bound. Made at once, its CPU time ran beside systemd's first
- * units, which udevd waits behind (systemd-remount-fs, sysusers,
- * tmpfiles-setup-dev): under one host thread udevd came 0.9-1.5 s later
- * (medians of 10 bookworm pairs at 16 vCPUs), while the plan's loads wait
- * for the coldplug anyway and what is held is held already. Not udevd's
- * control socket: socket activation makes it at sockets.target, before
- * those units. The queue seen is udev seen: the loads do not wait for it
- * again, and with no queue by the bound they do not wait at all. Not with
- * the names gate shut: systemd-modules-load would wait for udevd too.
- */
-static void plan_after_udevd(struct conductor *c)
-{
-	char queue[PATH_MAX];
-	uint64_t t = mp_now_ns(), end = mp_now_ms() + mp_ctx_env(c->ctx)->timeout_ms;
-	struct mp_handover *ho = mp_ctx_handover(c->ctx);
-
-	if (!ho->let_go || mp_gate_held(c->ctx) || mp_handover_udev_queue(hold_dir(c->a), queue, sizeof(queue)) < 0)
-		return;
-	while (!(ho->udev_seen = access(queue, F_OK) == 0) && mp_now_ms() < end)
-		mp_sleep_ms(100);
-	c->waited = mp_now_ns() - t;
-	c->no_udevd = !ho->udev_seen;
-	mp_log(c->ctx, c->no_udevd ? MP_LOG_NOTICE : MP_LOG_INFO, "planning %.1f s after the hand-over, %s",
-	       (double)c->waited / 1e9, c->no_udevd ? "no udev coldplug by then" : "udev's coldplug begun");
-}
-
 /* into the new root before results free more loads, which open their
  * files in the root that is there then; there the devices and their
  * drivers are the root's udev's: the rule goes, and the feed closes */
@@ -370,9 +339,9 @@ static int schedule(struct conductor *c)
 		feed.before_results = before_results;
 		feed.after_results = after_results;
 	}
-	if (hurried(c) && !c->no_udevd && mp_handover_udev_queue(hold_dir(a), queue, sizeof(queue)) == 0)
+	if (hurried(c) && mp_handover_udev_queue(hold_dir(a), queue, sizeof(queue)) == 0)
 		feed.after = queue;
-	mp_ctx_result(ctx)->planned = mp_now_ns() - mp_ctx_env(ctx)->t0 - c->waited;
+	mp_ctx_result(ctx)->planned = mp_now_ns() - mp_ctx_env(ctx)->t0;
 	if (r < 0 || a->opts.dry_run)
 		return r;
 	if (a->opts.kstats)
@@ -447,13 +416,11 @@ static int run_here(const struct mp_run_args *a, int status_fd)
 	res->planned_ctx = mp_now_ns() - mp_ctx_env(ctx)->t0;
 	mp_ctx_handover(ctx)->cpu_rule = hurried(&c) && a->opts.hold_udev;
 	r = gather_names(ctx, a);
-	if (r == 0 && hurried(&c) && a->handover_early) {
+	if (r == 0 && hurried(&c) && a->handover_early)
 		let_go_early(&c);
-		plan_after_udevd(&c);
-	}
 	if (r == 0)
 		r = gather_devices(ctx, a);
-	res->planned_req = mp_now_ns() - mp_ctx_env(ctx)->t0 - c.waited;
+	res->planned_req = mp_now_ns() - mp_ctx_env(ctx)->t0;
 	/* before the hand-over: systemd-modules-load waits behind it */
 	if (r == 0 && a->names_gate && hurried(&c))
 		(void)mp_gate_take(ctx, a->names_gate, false);

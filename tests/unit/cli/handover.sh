@@ -1073,19 +1073,10 @@ t_handover_early() {
 		"modpreload-held-quick.conf modpreload-held-slow.conf modpreload-held-user.conf "
 	check "nothing loaded yet" eq "$(calls)" 0
 	# shellcheck disable=SC2016 # the inner shell's arguments
-	check "no walk before udev's coldplug" not timeout 1 sh -c 'echo "$1" >"$2"' - "$alias" "$dev/uevent"
-	# udevd's control socket, which socket activation makes before udevd
-	mkdir -p "$t/run/udev" && : >"$t/run/udev/control"
-	# shellcheck disable=SC2016 # the inner shell's arguments
-	check "nor with udevd's socket alone" not timeout 1 sh -c 'echo "$1" >"$2"' - "$alias" "$dev/uevent"
-	: >"$t/run/udev/queue"
-	# shellcheck disable=SC2016 # the inner shell's arguments
 	check "the walk reads slow's device now" timeout 20 sh -c 'echo "$1" >"$2"' - "$alias" "$dev/uevent"
-	# the queue gone again before the loads (a short coldplug): seen is seen
-	rm "$t/run/udev/queue"
 	rm "$dev/uevent" && echo "$alias" >"$dev/uevent"
+	mkdir -p "$t/run/udev" && : >"$t/run/udev/queue"
 	check "the child reported" wait_report
-	check "the log says it waited" grep -q "planning [0-9.]* s after the hand-over, udev's coldplug begun" "$t/err"
 	check "the log says when" grep -q "handing over before the plan: 3 modules held" "$t/err"
 	check "slow loaded once" eq "$(starts slow)" 1
 	check "user loaded once" eq "$(starts user)" 1
@@ -1114,15 +1105,6 @@ t_handover_early() {
 	check "wait: the log says why" grep -q "quick: the last boot's hand-over waited for it, and it is not live" \
 		"$t/err"
 	check "wait: each loaded once" eq "$(starts slow) $(starts user) $(starts quick)" "1 1 1"
-	# no udev coldplug by the run's bound (-t 1): the plan goes on, and its
-	# loads do not wait for udev a second time
-	early_boot
-	UDEV=manual run_handover --handover-early -v -t 1 --lookups "$work/lookups.first"
-	check "no udev: the child reported" wait_report
-	check "no udev: the plan says so" grep -q "planning [0-9.]* s after the hand-over, no udev coldplug by then" \
-		"$t/err"
-	check "no udev: the loads did not wait again" not grep -q "still not there after" "$t/err"
-	check "no udev: each loaded once" eq "$(starts slow) $(starts user)" "1 1"
 }
 # The names gate before the plan (gate.c): taken early only for a name the
 # last boot's run did not leave to systemd-modules-load (the lookups file's
@@ -1162,9 +1144,6 @@ t_handover_early_gate() {
 			"$bin" --wait-names "$gate" -t 1 2>/dev/null
 			check "$kept: and shut (a waiter gives up, status 1)" eq "$?" 1
 		fi
-		# udev's coldplug begun: the plan waits for it, but not behind a
-		# shut gate
-		[ $kept = left ] && mkdir -p "$t/run/udev" && : >"$t/run/udev/queue"
 		# shellcheck disable=SC2016 # the inner shell's arguments
 		check "$kept: the walk reads slow's device now" timeout 20 sh -c 'echo "$1" >"$2"' - "$alias" "$dev/uevent"
 		rm "$dev/uevent" && echo "$alias" >"$dev/uevent"
