@@ -74,10 +74,11 @@ ho_call() {
 }
 
 # ho_common RESULT MARKER: false, with the boot's failure as the one
-# reason, when the guest did not finish (nothing else to check)
+# reason, when the guest failed before it printed anything of the hand-over
+# (nothing else to check); a boot that failed later is checked in full
 ho_common() {
-	if _ho_f=$(mpt_get vm_failure "$1"); then
-		fail "no hand-over to check, the boot failed: $_ho_f"
+	if ! mpt_has ho.module "$1" && _ho_f=$(mpt_get vm_failure "$1"); then
+		fail "no hand-over to check, the boot failed first: $_ho_f"
 		return 1
 	fi
 	eq "hand-over module" "$(mpt_get ho.module "$1")" "$HO_MODULE"
